@@ -1,0 +1,70 @@
+"""Files an agent read and changed, collected from its tool calls.
+
+Only the built-in ``read``, ``write`` and ``edit`` tools with a string ``path`` count;
+paths are kept as the model wrote them. The lists travel from one compaction to the
+next in the entry's ``details``, so a checkpoint never forgets a file it once named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from synopsis.messages import role_of, tool_arguments, tool_calls
+
+_KINDS = {"read": "read", "write": "written", "edit": "edited"}
+
+
+@dataclass(slots=True)
+class FileOperations:
+    """Paths by operation, each in first-seen order without repeats."""
+
+    read: dict[str, None] = field(default_factory=dict)
+    written: dict[str, None] = field(default_factory=dict)
+    edited: dict[str, None] = field(default_factory=dict)
+
+    def add_from_message(self, message: Any) -> None:
+        if role_of(message) != "assistant":
+            return
+        for call in tool_calls(message):
+            kind = _KINDS.get(call.get("name"))  # type: ignore[arg-type]
+            path = tool_arguments(call).get("path")
+            if kind is not None and isinstance(path, str):
+                getattr(self, kind)[path] = None
+
+    def add_from_messages(self, messages: Iterable[Any]) -> None:
+        for message in messages:
+            self.add_from_message(message)
+
+    def add_from_details(self, details: Any) -> None:
+        """Carry over the lists a previous compaction or branch summary stored."""
+        if not isinstance(details, dict):
+            return
+        for key, target in (("readFiles", self.read), ("modifiedFiles", self.edited)):
+            paths = details.get(key)
+            if isinstance(paths, list):
+                for path in paths:
+                    if isinstance(path, str):
+                        target[path] = None
+
+    def file_lists(self) -> tuple[list[str], list[str]]:
+        """(read-only files, modified files), each sorted as JavaScript sorts strings."""
+        modified = set(self.edited) | set(self.written)
+        read_only = [path for path in self.read if path not in modified]
+        return sorted(read_only, key=js_sort_key), sorted(modified, key=js_sort_key)
+
+
+def js_sort_key(text: str) -> bytes:
+    """Sort key matching JavaScript's default sort (by UTF-16 code units)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def format_file_lists(read_files: list[str], modified_files: list[str]) -> str:
+    """The file lists appended to a checkpoint, or "" when there are none."""
+    sections = []
+    if read_files:
+        sections.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
+    if modified_files:
+        sections.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+    return "\n\n" + "\n\n".join(sections) if sections else ""

@@ -1,0 +1,146 @@
+"""Preparing a compaction: what is summarized, what is kept, and what a summarizer reads.
+
+:func:`prepare_compaction` is pure: given the entries of a branch (root → leaf) and the
+settings, it decides the cut and gathers the messages to summarize. It never loses what a
+previous compaction kept: the summarized range starts at that compaction's first kept
+entry, and the previous summary travels alongside to be merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from synopsis.compaction.cut_points import CutPoint, find_cut_point
+from synopsis.compaction.file_ops import FileOperations
+from synopsis.compaction.settings import CompactionSettings
+from synopsis.messages import AgentMessage
+from synopsis.session.context import (
+    build_session_context,
+    entry_message,
+    find_first_kept_index,
+    latest_compaction_index,
+)
+from synopsis.session.entries import Entry
+from synopsis.tokens import estimate_context_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionRange:
+    """Where the summarized range starts and where the cut may go."""
+
+    previous_compaction_index: int
+    """Position of the latest compaction on the branch, or -1."""
+    start: int
+    """First entry of the range to summarize (the previous compaction's first kept entry)."""
+    cut_floor: int
+    """The cut lies at or after this position (just after the previous compaction)."""
+
+
+def compaction_range(branch: Sequence[Entry]) -> CompactionRange:
+    previous = latest_compaction_index(branch)
+    if previous < 0:
+        return CompactionRange(-1, 0, 0)
+    first_kept = find_first_kept_index(branch, previous)
+    start = first_kept if first_kept >= 0 else previous + 1
+    return CompactionRange(previous, start, previous + 1)
+
+
+def plan_cut(
+    branch: Sequence[Entry], settings: CompactionSettings
+) -> tuple[CompactionRange, CutPoint]:
+    """The range and the cut a compaction of ``branch`` would use now."""
+    bounds = compaction_range(branch)
+    cut = find_cut_point(
+        branch,
+        bounds.start,
+        len(branch),
+        settings.keep_recent_tokens,
+        cut_floor=bounds.cut_floor,
+        keep_recent_messages=settings.keep_recent_messages,
+    )
+    return bounds, cut
+
+
+@dataclass(slots=True)
+class CompactionPreparation:
+    """Everything a summarizer needs, and where the new checkpoint will stand."""
+
+    first_kept_entry_id: str
+    first_kept_index: int
+    messages_to_summarize: list[AgentMessage]
+    turn_prefix_messages: list[AgentMessage]
+    is_split_turn: bool
+    turn_start_index: int
+    tokens_before: int
+    previous_summary: str | None
+    previous_compaction_index: int
+    range_start: int
+    file_ops: FileOperations
+    settings: CompactionSettings
+    previous_details: Any = field(default=None)
+    """``details`` of the previous compaction (working state travels there)."""
+
+
+def _messages(branch: Sequence[Entry], start: int, stop: int) -> list[AgentMessage]:
+    messages = []
+    for index in range(start, stop):
+        message = entry_message(branch[index])
+        if message is not None:
+            messages.append(message)
+    return messages
+
+
+def prepare_compaction(
+    branch: Sequence[Entry], settings: CompactionSettings | None = None
+) -> CompactionPreparation | None:
+    """Decide a compaction of ``branch``; ``None`` when there is nothing to do.
+
+    Nothing to do: the branch ends with a compaction (already compacted), or there is
+    nothing before the cut to summarize.
+    """
+    settings = settings or CompactionSettings()
+    if not branch or branch[-1].get("type") == "compaction":
+        return None
+    bounds, cut = plan_cut(branch, settings)
+    if cut.first_kept_index >= len(branch):
+        return None
+    first_kept = branch[cut.first_kept_index]
+    history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_index
+    to_summarize = _messages(branch, bounds.start, history_end)
+    prefix = (
+        _messages(branch, cut.turn_start_index, cut.first_kept_index) if cut.is_split_turn else []
+    )
+    if not to_summarize and not prefix:
+        return None
+
+    previous_summary: str | None = None
+    previous_details: Any = None
+    file_ops = FileOperations()
+    if bounds.previous_compaction_index >= 0:
+        previous = branch[bounds.previous_compaction_index]
+        summary = previous.get("summary")
+        previous_summary = summary if isinstance(summary, str) else None
+        previous_details = previous.get("details")
+        if not previous.get("fromHook"):
+            file_ops.add_from_details(previous_details)
+    file_ops.add_from_messages(to_summarize)
+    file_ops.add_from_messages(prefix)
+
+    tokens_before = estimate_context_tokens(build_session_context(branch).messages).tokens
+    return CompactionPreparation(
+        first_kept_entry_id=first_kept["id"],
+        first_kept_index=cut.first_kept_index,
+        messages_to_summarize=to_summarize,
+        turn_prefix_messages=prefix,
+        is_split_turn=cut.is_split_turn,
+        turn_start_index=cut.turn_start_index,
+        tokens_before=tokens_before,
+        previous_summary=previous_summary,
+        previous_compaction_index=bounds.previous_compaction_index,
+        range_start=bounds.start,
+        file_ops=file_ops,
+        settings=settings,
+        previous_details=previous_details,
+    )

@@ -1,0 +1,84 @@
+"""The transcript a summarizer reads: messages rendered as labelled plain text.
+
+``[User]: …``, ``[Assistant thinking]: …``, ``[Assistant]: …``, ``[Assistant tool calls]:
+name(k=v, …)`` and ``[Tool result]: …`` parts separated by blank lines. Tool results
+are cut to 2,000 characters because a summary needs their gist, not their bulk; the
+marker says how much was cut. Argument values are rendered exactly as JavaScript's
+``JSON.stringify`` does, so the text is byte-identical to Pi's for the same messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from synopsis._js import js_keys, js_stringify, utf16_len, utf16_prefix
+from synopsis.messages import block_text, blocks, role_of, text_of, tool_arguments
+
+TOOL_RESULT_MAX_CHARS = 2000
+
+
+def _tool_call_text(call: dict[str, Any]) -> str:
+    arguments = tool_arguments(call)
+    rendered = ", ".join(f"{key}={js_stringify(arguments[key])}" for key in js_keys(arguments))
+    name = call.get("name")
+    return f"{name if isinstance(name, str) else ''}({rendered})"
+
+
+def _assistant_parts(message: Any) -> list[str]:
+    thinking: list[str] = []
+    texts: list[str] = []
+    calls: list[str] = []
+    for block in blocks(message):
+        kind = block.get("type")
+        if kind == "text":
+            texts.append(block_text(block))
+        elif kind == "thinking":
+            thinking.append(block_text(block, "thinking"))
+        elif kind == "toolCall":
+            calls.append(_tool_call_text(block))
+    parts = []
+    if thinking:
+        parts.append("[Assistant thinking]: " + "\n".join(thinking))
+    if texts:
+        parts.append("[Assistant]: " + "\n".join(texts))
+    if calls:
+        parts.append("[Assistant tool calls]: " + "; ".join(calls))
+    return parts
+
+
+def _tool_result_text(message: Any) -> str:
+    text = text_of(message)
+    length = utf16_len(text)
+    if length > TOOL_RESULT_MAX_CHARS:
+        cut = length - TOOL_RESULT_MAX_CHARS
+        text = utf16_prefix(text, TOOL_RESULT_MAX_CHARS)
+        text += f"\n\n[... {cut} more characters truncated]"
+    return text
+
+
+def iter_serialized_parts(messages: Iterable[Any]) -> Iterator[str]:
+    """The parts of :func:`serialize_conversation`, one at a time, without the separators.
+
+    Lets a caller measure or hash a huge transcript without holding all of it at once.
+    """
+    for message in messages:
+        role = role_of(message)
+        if role == "user":
+            text = text_of(message)
+            if text:
+                yield "[User]: " + text
+        elif role == "assistant":
+            yield from _assistant_parts(message)
+        elif role == "toolResult":
+            text = _tool_result_text(message)
+            if text:
+                yield "[Tool result]: " + text
+
+
+PART_SEPARATOR = "\n\n"
+
+
+def serialize_conversation(messages: Iterable[Any]) -> str:
+    """Render LLM messages (see :func:`synopsis.messages.convert_to_llm`) as a transcript."""
+    return PART_SEPARATOR.join(iter_serialized_parts(messages))

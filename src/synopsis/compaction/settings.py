@@ -1,0 +1,77 @@
+"""Compaction settings, validated when they are made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synopsis.errors import SettingsError
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSettings:
+    """When to compact and how much recent history to keep verbatim.
+
+    ``reserve_tokens`` is room left for the model's reply: compaction triggers when the
+    context passes ``window - reserve_tokens``. ``trigger_fraction`` (0 < f ≤ 1), when
+    set, triggers at ``f × window`` instead, whichever comes first. The kept part is
+    ``keep_recent_tokens`` of recent messages, or ``keep_recent_messages`` messages when
+    that is set; either way a tool call is never separated from its result.
+    """
+
+    enabled: bool = True
+    reserve_tokens: int = 16384
+    keep_recent_tokens: int = 20000
+    trigger_fraction: float | None = None
+    keep_recent_messages: int | None = None
+
+    def __post_init__(self) -> None:
+        _require_int("reserve_tokens", self.reserve_tokens, minimum=0)
+        _require_int("keep_recent_tokens", self.keep_recent_tokens, minimum=0)
+        if self.keep_recent_messages is not None:
+            _require_int("keep_recent_messages", self.keep_recent_messages, minimum=1)
+        if self.trigger_fraction is not None and not (
+            isinstance(self.trigger_fraction, int | float)
+            and not isinstance(self.trigger_fraction, bool)
+            and 0 < self.trigger_fraction <= 1
+        ):
+            raise SettingsError(
+                f"trigger_fraction must be a number in (0, 1], got {self.trigger_fraction!r}"
+            )
+
+    def threshold(self, context_window: int) -> int:
+        """The context size above which compaction triggers for ``context_window``."""
+        limit = context_window - self.reserve_tokens
+        if self.trigger_fraction is not None:
+            limit = min(limit, int(context_window * self.trigger_fraction))
+        return limit
+
+    def should_compact(self, context_tokens: int, context_window: int) -> bool:
+        return self.enabled and context_tokens > self.threshold(context_window)
+
+    def check_window(self, context_window: int) -> None:
+        """Reject settings that cannot work with ``context_window``.
+
+        A reserve as large as the window would compact on every turn; keeping more than
+        the space left after the reserve could never bring the context under the threshold.
+        """
+        _require_int("context_window", context_window, minimum=1)
+        if self.reserve_tokens >= context_window:
+            raise SettingsError(
+                f"reserve_tokens ({self.reserve_tokens}) must be smaller than the context "
+                f"window ({context_window})"
+            )
+        if self.keep_recent_messages is None and self.keep_recent_tokens >= self.threshold(
+            context_window
+        ):
+            raise SettingsError(
+                f"keep_recent_tokens ({self.keep_recent_tokens}) must be smaller than the "
+                f"compaction threshold ({self.threshold(context_window)} tokens for a "
+                f"{context_window}-token window)"
+            )
+
+
+def _require_int(name: str, value: object, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise SettingsError(f"{name} must be at least {minimum}, got {value}")

@@ -1,0 +1,307 @@
+"""Reading and writing Pi's JSONL session files.
+
+Loading is forgiving in the way Pi is (a UTF-8 BOM, CRLF line ends, blank lines and
+lines that are not JSON are accepted, the bad ones skipped) but never silent: every
+skipped line is reported with its line number and the reason. Loading never writes to
+the file it reads; migration of old formats happens in memory.
+
+Writing keeps the user's bytes: a session that was loaded and not migrated is saved as
+the exact bytes it was read from, followed by the lines appended since, so unknown
+fields, unknown entry types and the spelling of every number survive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from synopsis._js import js_stringify
+from synopsis.errors import SessionFormatError
+from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader
+from synopsis.session.migration import migrate_entries
+
+_BOM = b"\xef\xbb\xbf"
+_BLANK = b" \t\r\n\x0b\x0c"
+
+InvalidHeaderPolicy = Literal["error", "new-session"]
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedLine:
+    """A line of a session file that was not loaded, and why."""
+
+    line: int
+    reason: str
+
+    def describe(self, path: str | os.PathLike[str] | None = None) -> str:
+        where = f"{os.fspath(path)}:{self.line}" if path is not None else f"line {self.line}"
+        return f"{where}: skipped: {self.reason}"
+
+
+@dataclass(slots=True)
+class LoadedSession:
+    """What a session file holds, after in-memory migration to the current version."""
+
+    header: SessionHeader | None
+    """``None`` when the file is empty or (with the lenient policy) has no valid header."""
+    entries: list[Entry]
+    skipped: list[SkippedLine] = field(default_factory=list)
+    version_before: int | None = None
+    """The header's version as found in the file (``None`` when absent, as in version 1)."""
+    migrated: bool = False
+    source: bytes = b""
+    """The bytes read, kept so that saving an unchanged session reproduces them exactly."""
+    entry_lines: list[int] = field(default_factory=list)
+    """The 1-based line number of each entry, for error messages."""
+    path: str | None = None
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return not self.source or self.source.endswith(b"\n")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_line(raw: bytes | memoryview) -> Any:
+    """Parse one line as JavaScript's ``JSON.parse`` would, or raise ``ValueError``.
+
+    orjson handles almost every line. The fallback covers what JavaScript accepts and
+    orjson does not: lone surrogate escapes, integers beyond 64 bits, and invalid UTF-8
+    (which Node decodes to U+FFFD before parsing). NaN and Infinity stay invalid.
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as first_error:
+        text = bytes(raw).decode("utf-8", errors="replace")
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError):
+            raise ValueError(str(first_error)) from None
+
+
+def _iter_lines(data: bytes) -> Iterable[tuple[int, memoryview]]:
+    view = memoryview(data)
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    number = 0
+    size = len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end == -1:
+            end = size
+        number += 1
+        stop = end - 1 if end > start and data[end - 1] == 0x0D else end
+        yield number, view[start:stop]
+        start = end + 1
+
+
+def _is_header(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("type") == "session"
+        and isinstance(value.get("id"), str)
+    )
+
+
+def _entry_problem(value: Any, needs_id: bool) -> str | None:
+    """Why a parsed line cannot be an entry, or ``None`` when it can."""
+    if not isinstance(value, dict):
+        return f"an entry must be a JSON object, not {type(value).__name__}"
+    if not isinstance(value.get("type"), str):
+        return "entry has no string 'type'"
+    if needs_id:
+        if not isinstance(value.get("id"), str):
+            return "entry has no string 'id'"
+        parent = value.get("parentId")
+        if parent is not None and not isinstance(parent, str):
+            return "entry 'parentId' is neither a string nor null"
+    if value["type"] == "message":
+        message = value.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            return "message entry has no 'message' object with a string 'role'"
+    return None
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small objects.
+
+    Parsing a large session creates millions of dicts and lists that hold no cycles;
+    letting the collector scan them again and again triples the load time.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def parse_session(
+    data: bytes,
+    *,
+    path: str | None = None,
+    strict: bool = False,
+    invalid_header: InvalidHeaderPolicy = "error",
+    new_id: Callable[[], str] | None = None,
+) -> LoadedSession:
+    """Parse the bytes of a session file.
+
+    ``strict`` turns every skipped line into a :class:`SessionFormatError`. With
+    ``invalid_header="new-session"`` a file whose first JSON line is not a session header
+    loads as an empty session (Pi's behaviour, minus the overwrite); by default it is an
+    error. ``new_id`` makes the ids created by v1 migration deterministic.
+    """
+    skipped: list[SkippedLine] = []
+    header: dict[str, Any] | None = None
+    entries: list[Entry] = []
+    entry_lines: list[int] = []
+    header_line = 0
+    for number, raw in _iter_lines(data):
+        if not raw or (raw[0] in _BLANK and not bytes(raw).strip()):
+            continue
+        try:
+            value = _parse_line(raw)
+        except ValueError as error:
+            reason = f"not valid JSON ({error})"
+            if strict:
+                raise SessionFormatError(reason, path=path, line=number) from None
+            skipped.append(SkippedLine(number, reason))
+            continue
+        if header is None and not header_line:
+            header_line = number
+            if _is_header(value):
+                header = value
+                continue
+            if invalid_header == "error":
+                raise SessionFormatError(
+                    "the first line is not a session header "
+                    '(expected {"type":"session","id":...}); refusing to treat the file '
+                    "as a session",
+                    path=path,
+                    line=number,
+                )
+            return LoadedSession(None, [], skipped, None, False, data, [], path)
+        entries.append(value)
+        entry_lines.append(number)
+
+    if header is None:
+        return LoadedSession(None, [], skipped, None, False, data, [], path)
+
+    version = header.get("version")
+    version_before = version if isinstance(version, int) and not isinstance(version, bool) else None
+    migrated = (version_before or 1) < CURRENT_VERSION
+    if migrated:
+        migrate_entries(header, entries, version_before or 1, new_id=new_id)
+
+    kept: list[Entry] = []
+    kept_lines: list[int] = []
+    for entry, number in zip(entries, entry_lines, strict=True):
+        problem = _entry_problem(entry, needs_id=True)
+        if problem is not None:
+            if strict:
+                raise SessionFormatError(problem, path=path, line=number)
+            skipped.append(SkippedLine(number, problem))
+            continue
+        kept.append(entry)
+        kept_lines.append(number)
+    skipped.sort(key=lambda s: s.line)
+    return LoadedSession(
+        header,  # type: ignore[arg-type]
+        kept,
+        skipped,
+        version_before,
+        migrated,
+        data,
+        kept_lines,
+        path,
+    )
+
+
+def read_session_file(
+    path: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    invalid_header: InvalidHeaderPolicy = "error",
+    new_id: Callable[[], str] | None = None,
+) -> LoadedSession:
+    """Read and parse a session file. The file is opened read-only and never modified."""
+    name = os.fspath(path)
+    try:
+        data = Path(name).read_bytes()
+    except FileNotFoundError:
+        raise SessionFormatError("no such session file", path=name) from None
+    except IsADirectoryError:
+        raise SessionFormatError("is a directory, not a session file", path=name) from None
+    except OSError as error:
+        raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
+    return parse_session(
+        data, path=name, strict=strict, invalid_header=invalid_header, new_id=new_id
+    )
+
+
+def dump_line(value: Any) -> bytes:
+    """One JSON line (with its newline) as Pi would write it.
+
+    orjson writes the common case; values it cannot represent exactly (lone surrogates,
+    integers beyond 64 bits) go through the JavaScript-compatible renderer.
+    """
+    try:
+        return orjson.dumps(value) + b"\n"
+    except TypeError:
+        return js_stringify(value).encode("utf-8") + b"\n"
+
+
+def render_session(header: SessionHeader | dict[str, Any], entries: Iterable[Entry]) -> bytes:
+    """The bytes of a whole session file: header line, then one line per entry."""
+    parts = [dump_line(header)]
+    parts.extend(dump_line(entry) for entry in entries)
+    return b"".join(parts)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+
+    The bytes go to a temporary file in the same directory, which is fsynced and then
+    renamed over ``path``.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        os.replace(temp_name, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name)
+        raise
+    if durable:
+        _fsync_directory(directory)
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

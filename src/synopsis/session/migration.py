@@ -1,0 +1,64 @@
+"""In-memory migration of version 1 and 2 session files to version 3.
+
+Version 1 files have no entry ids: every entry gets one, chained to the previous entry,
+and a compaction's ``firstKeptEntryIndex`` (a line position, the header being 0) becomes
+``firstKeptEntryId``. Version 2 stored extension messages with the role ``hookMessage``,
+now ``custom``. Migration changes the dicts it is given and nothing on disk.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from synopsis.session.entries import CURRENT_VERSION, Entry
+
+
+def random_entry_id(taken: set[str] | dict[str, Any] | None = None) -> str:
+    """A fresh 8-hex-character id, not in ``taken``."""
+    for _ in range(100):
+        candidate = secrets.token_hex(4)
+        if taken is None or candidate not in taken:
+            return candidate
+    return secrets.token_hex(16)
+
+
+def migrate_entries(
+    header: dict[str, Any],
+    entries: list[Entry],
+    version: int,
+    *,
+    new_id: Callable[[], str] | None = None,
+) -> None:
+    """Bring ``header`` and ``entries`` from ``version`` to the current version in place."""
+    if version < 2:
+        _v1_to_v2(entries, new_id)
+    if version < 3:
+        for entry in entries:
+            if isinstance(entry, dict) and entry.get("type") == "message":
+                message = entry.get("message")
+                if isinstance(message, dict) and message.get("role") == "hookMessage":
+                    message["role"] = "custom"
+    header["version"] = CURRENT_VERSION
+
+
+def _v1_to_v2(entries: list[Entry], new_id: Callable[[], str] | None) -> None:
+    taken: set[str] = set()
+    previous: str | None = None
+    objects = [entry for entry in entries if isinstance(entry, dict)]
+    for entry in objects:
+        entry_id = new_id() if new_id is not None else random_entry_id(taken)
+        taken.add(entry_id)
+        entry["id"] = entry_id
+        entry["parentId"] = previous
+        previous = entry_id
+    for entry in objects:
+        if entry.get("type") != "compaction" or "firstKeptEntryIndex" not in entry:
+            continue
+        index = entry.pop("firstKeptEntryIndex")
+        # v1 counted the header as position 0.
+        if isinstance(index, int) and 1 <= index <= len(entries):
+            target = entries[index - 1]
+            if isinstance(target, dict):
+                entry["firstKeptEntryId"] = target["id"]

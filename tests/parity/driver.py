@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Parity driver: the reference command line of ``../shared/fixtures/pi/README.md``.
+
+    driver.py context FILE
+    driver.py prepare FILE --keep-recent N --reserve R
+    driver.py cutpoints FILE --keep-recent N
+    driver.py serialize FILE
+
+It prints what Pi v0.58.3 plus the deliberate differences D1–D13 produce, so that our
+engine can be compared with the reference outputs, including on sessions we have not
+seen. It reads sessions the way Pi does (a file without a valid header is an empty new
+session; a repeated id replaces the earlier entry in the id index), with ids created by
+migration numbered 00000001, 00000002, … as the reference did. This file is a contract:
+keep its commands and output as the README describes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+
+from synopsis._js import js_stringify, to_utf8, utf16_len
+from synopsis.compaction import (
+    CompactionSettings,
+    CutPoint,
+    find_cut_point,
+    iter_serialized_parts,
+    plan_cut,
+    prepare_compaction,
+    serialize_conversation,
+)
+from synopsis.compaction.serialize import PART_SEPARATOR
+from synopsis.errors import SynopsisError
+from synopsis.messages import SummaryWrapping, convert_to_llm, role_of
+from synopsis.session import FileSession, open_session
+from synopsis.tokens import estimate_context_tokens, estimate_tokens
+
+# How Pi words a checkpoint and a branch summary for the model. Only the parity driver
+# uses this wording; synopsis itself uses its own (synopsis.messages.DEFAULT_WRAPPING).
+PI_WRAPPING = SummaryWrapping(
+    compaction_prefix=(
+        "The conversation history before this point was compacted into the following "
+        "summary:\n\n<summary>\n"
+    ),
+    compaction_suffix="\n</summary>",
+    branch_prefix=(
+        "The following is a summary of a branch that this conversation came back from:"
+        "\n\n<summary>\n"
+    ),
+    branch_suffix="</summary>",
+)
+
+
+def _counter() -> Callable[[], str]:
+    count = 0
+
+    def next_id() -> str:
+        nonlocal count
+        count += 1
+        return f"{count:08x}"
+
+    return next_id
+
+
+def _open(path: str) -> FileSession:
+    return open_session(
+        path,
+        create=True,
+        invalid_header="new-session",
+        duplicates="last-wins",
+        new_id=_counter(),
+    )
+
+
+def _role_counts(messages: Sequence[Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for message in messages:
+        role = role_of(message)
+        counts[role] = counts.get(role, 0) + 1
+    return counts
+
+
+def context_command(session: FileSession) -> dict[str, Any]:
+    path = session.path()
+    context = session.build_context()
+    messages = context.messages
+    roles = [role_of(m) for m in messages]
+    per_message = [estimate_tokens(m) for m in messages]
+    tokens = estimate_context_tokens(messages, per_message)
+    llm = convert_to_llm(messages, PI_WRAPPING)
+    model = context.model
+    return {
+        "sessionId": session.header["id"],
+        "headerValid": session.header_valid,
+        "headerVersionBefore": session.version_before,
+        "headerVersionAfter": session.header.get("version"),
+        "entryCount": len(session.entries),
+        "leafId": session.leaf_id,
+        "branchLength": len(path),
+        "messageCount": len(messages),
+        "roles": roles,
+        "roleCounts": _role_counts(messages),
+        "firstRoles": roles[:10],
+        "lastRoles": roles[-10:],
+        "model": None if model is None else {"provider": model.provider, "modelId": model.model_id},
+        "thinkingLevel": context.thinking_level,
+        "sessionName": session.name,
+        "estimatedTokens": sum(per_message),
+        "perMessageTokens": per_message,
+        "contextTokens": {
+            "tokens": tokens.tokens,
+            "usageTokens": tokens.usage_tokens,
+            "trailingTokens": tokens.trailing_tokens,
+            "lastUsageIndex": tokens.last_usage_index,
+        },
+        "llmMessageCount": len(llm),
+        "llmRoles": _role_counts(llm),
+        "firstKeptEntryMissing": context.first_kept_entry_missing,
+    }
+
+
+def _serialized(messages: Sequence[Any]) -> str:
+    return serialize_conversation(convert_to_llm(messages, PI_WRAPPING))
+
+
+def _measure_serialized(messages: Sequence[Any]) -> tuple[int, int, str]:
+    """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, built one part at a time."""
+    digest = hashlib.sha256()
+    length = size = 0
+    separator = PART_SEPARATOR.encode()
+    for index, part in enumerate(iter_serialized_parts(convert_to_llm(messages, PI_WRAPPING))):
+        encoded = to_utf8(part)
+        if index:
+            digest.update(separator)
+            length += len(PART_SEPARATOR)
+            size += len(separator)
+        digest.update(encoded)
+        length += utf16_len(part)
+        size += len(encoded)
+    return length, size, digest.hexdigest()
+
+
+def prepare_command(session: FileSession, keep_recent: int, reserve: int) -> dict[str, Any] | None:
+    branch = session.path()
+    settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep_recent)
+    preparation = prepare_compaction(branch, settings)
+    if preparation is None:
+        return None
+    read_files, modified_files = preparation.file_ops.file_lists()
+    history_length, history_bytes, history_sha = _measure_serialized(
+        preparation.messages_to_summarize
+    )
+    prefix_length, _, prefix_sha = _measure_serialized(preparation.turn_prefix_messages)
+    previous = preparation.previous_summary
+    ops = preparation.file_ops
+    return {
+        "keepRecentTokens": keep_recent,
+        "reserveTokens": reserve,
+        "branchLength": len(branch),
+        "prevCompactionIndex": preparation.previous_compaction_index,
+        "boundaryStart": preparation.range_start,
+        "firstKeptEntryId": preparation.first_kept_entry_id,
+        "firstKeptEntryIndex": preparation.first_kept_index,
+        "isSplitTurn": preparation.is_split_turn,
+        "turnStartIndex": preparation.turn_start_index,
+        "tokensBefore": preparation.tokens_before,
+        "messagesToSummarizeCount": len(preparation.messages_to_summarize),
+        "messagesToSummarizeRoles": _role_counts(preparation.messages_to_summarize),
+        "turnPrefixMessagesCount": len(preparation.turn_prefix_messages),
+        "turnPrefixRoles": _role_counts(preparation.turn_prefix_messages),
+        "previousSummaryPresent": previous is not None,
+        "previousSummaryLength": utf16_len(previous) if previous is not None else None,
+        "readFiles": read_files,
+        "modifiedFiles": modified_files,
+        "fileOps": {
+            "read": list(ops.read),
+            "written": list(ops.written),
+            "edited": list(ops.edited),
+        },
+        "serializedLength": history_length,
+        "serializedUtf8Bytes": history_bytes,
+        "serializedSha256": history_sha,
+        "turnPrefixSerializedLength": prefix_length,
+        "turnPrefixSerializedSha256": prefix_sha,
+    }
+
+
+def _cut_json(branch: Sequence[Any], start: int, end: int, cut: CutPoint) -> dict[str, Any]:
+    kept = branch[cut.first_kept_index] if cut.first_kept_index < len(branch) else None
+    turn = branch[cut.turn_start_index] if cut.turn_start_index >= 0 else None
+    return {
+        "startIndex": start,
+        "endIndex": end,
+        "firstKeptEntryIndex": cut.first_kept_index,
+        "firstKeptEntryId": kept["id"] if kept is not None else None,
+        "firstKeptEntryType": kept["type"] if kept is not None else None,
+        "turnStartIndex": cut.turn_start_index,
+        "turnStartEntryId": turn["id"] if turn is not None else None,
+        "isSplitTurn": cut.is_split_turn,
+    }
+
+
+def cutpoints_command(session: FileSession, keep_recent: int) -> dict[str, Any]:
+    branch = session.path()
+    length = len(branch)
+    settings = CompactionSettings(keep_recent_tokens=keep_recent)
+    bounds, after = plan_cut(branch, settings)
+    stride = max(1, math.ceil(length / 500))
+    ends = list(range(1, length + 1, stride))
+    if ends and ends[-1] != length:
+        ends.append(length)
+    rows = []
+    for end in ends:
+        cut = find_cut_point(branch, 0, end, keep_recent)
+        rows.append([end, cut.first_kept_index, cut.turn_start_index, cut.is_split_turn])
+    return {
+        "keepRecentTokens": keep_recent,
+        "branchLength": length,
+        "prevCompactionIndex": bounds.previous_compaction_index,
+        "wholeBranch": _cut_json(branch, 0, length, find_cut_point(branch, 0, length, keep_recent)),
+        "afterLastCompaction": _cut_json(branch, bounds.start, length, after),
+        "sweep": {
+            "description": (
+                "findCutPoint(branch, 0, endIndex, keepRecentTokens) for sampled endIndex"
+            ),
+            "startIndex": 0,
+            "stride": stride,
+            "columns": ["endIndex", "firstKeptEntryIndex", "turnStartIndex", "isSplitTurn"],
+            "rows": rows,
+        },
+    }
+
+
+def serialize_command(session: FileSession) -> str:
+    return _serialized(session.build_context().messages)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["context", "prepare", "cutpoints", "serialize"])
+    parser.add_argument("file")
+    parser.add_argument("--keep-recent", type=int, default=20000)
+    parser.add_argument("--reserve", type=int, default=16384)
+    args = parser.parse_args(argv)
+    try:
+        session = _open(args.file)
+        if args.command == "serialize":
+            sys.stdout.buffer.write(to_utf8(serialize_command(session)))
+            return 0
+        if args.command == "context":
+            result: Any = context_command(session)
+        elif args.command == "prepare":
+            result = prepare_command(session, args.keep_recent, args.reserve)
+        else:
+            result = cutpoints_command(session, args.keep_recent)
+    except SynopsisError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.buffer.write(to_utf8(js_stringify(result)) + b"\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
