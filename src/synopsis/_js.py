@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+import orjson
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_ARRAY_INDEX = 2**32 - 2
 
@@ -124,8 +126,35 @@ def _quote(text: str) -> str:
     return quoted
 
 
+def _orjson_safe(value: Any) -> bool:
+    """Would orjson render ``value`` exactly as JavaScript does?
+
+    It does for strings, booleans, null and safe integers in objects without
+    integer-like keys; floats (``1.0`` vs ``1``) and index keys (ordering) differ.
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-(2**53) <= value <= 2**53)
+    if kind is dict:
+        return all(not _is_array_index(key) and _orjson_safe(item) for key, item in value.items())
+    if kind is list:
+        return all(_orjson_safe(item) for item in value)
+    return False
+
+
 def js_stringify(value: Any) -> str:
     """``JSON.stringify(value)`` with no indentation, following JavaScript's rules."""
+    if _orjson_safe(value):
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:  # a lone surrogate: JavaScript escapes it, orjson refuses it
+            pass
+    return _stringify(value)
+
+
+def _stringify(value: Any) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -137,7 +166,7 @@ def js_stringify(value: Any) -> str:
     if isinstance(value, int | float):
         return format_number(value)
     if isinstance(value, dict):
-        return "{" + ",".join(f"{_quote(k)}:{js_stringify(value[k])}" for k in js_keys(value)) + "}"
+        return "{" + ",".join(f"{_quote(k)}:{_stringify(value[k])}" for k in js_keys(value)) + "}"
     if isinstance(value, list | tuple):
-        return "[" + ",".join(js_stringify(item) for item in value) + "]"
+        return "[" + ",".join(_stringify(item) for item in value) + "]"
     raise TypeError(f"cannot render {type(value).__name__} as JSON")

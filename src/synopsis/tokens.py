@@ -8,6 +8,7 @@ is a valid one, always takes precedence over the estimate.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +81,8 @@ def _count(usage: dict[str, Any], field: str) -> int:
     value = usage.get(field)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0  # JSON such as 1e400 loads as infinity, which is no count
     return int(value)
 
 
@@ -147,3 +150,25 @@ def should_compact(
 ) -> bool:
     """Compaction triggers when the context leaves less than ``reserve_tokens`` free."""
     return enabled and context_tokens > context_window - reserve_tokens
+
+
+def current_context_tokens(messages: Sequence[Any], new_messages_start: int = 0) -> ContextTokens:
+    """Context size for the compaction trigger, ignoring usage older than the checkpoint.
+
+    Replies before ``new_messages_start`` were answered from a context that compaction
+    has since replaced, so their usage says nothing about the current size: only a valid
+    usage after that point counts, else every message is estimated.
+    """
+    per_message = [estimate_tokens(m) for m in messages]
+    recent = estimate_context_tokens(
+        messages[new_messages_start:], per_message[new_messages_start:]
+    )
+    if recent.last_usage_index is None:
+        total = sum(per_message)
+        return ContextTokens(total, 0, total, None)
+    return ContextTokens(
+        recent.tokens,  # that reply's input already covered everything before it
+        recent.usage_tokens,
+        recent.trailing_tokens,
+        recent.last_usage_index + new_messages_start,
+    )

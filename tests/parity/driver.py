@@ -17,8 +17,10 @@ keep its commands and output as the README describes.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -251,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         session = _open(args.file)
+        # Everything loaded lives until the process ends: keep the collector off it.
+        gc.freeze()
         if args.command == "serialize":
             sys.stdout.buffer.write(to_utf8(serialize_command(session)))
             return 0
@@ -268,4 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Freeing a large session object by object takes longer than the work itself; the
+    # output is written, so leave without the interpreter's teardown.
+    os._exit(status)

@@ -22,6 +22,11 @@ _TURN_START_ROLES = frozenset({"user", "bashExecution"})
 _PASS_OVER_TYPES = frozenset({"message", "compaction"})
 
 
+def _role(entry: Entry) -> object:
+    message = entry.get("message")
+    return message.get("role") if isinstance(message, dict) else None
+
+
 def _has_summary(entry: Entry) -> bool:
     summary = entry.get("summary")
     return isinstance(summary, str) and bool(summary)
@@ -31,7 +36,7 @@ def is_cut_point(entry: Entry) -> bool:
     """May the kept part start at ``entry``? Never at a tool result or a metadata entry."""
     kind = entry.get("type")
     if kind == "message":
-        return entry["message"].get("role") in _CUT_ROLES
+        return _role(entry) in _CUT_ROLES
     if kind == "custom_message":
         return True
     return kind == "branch_summary" and _has_summary(entry)
@@ -41,7 +46,7 @@ def is_turn_start(entry: Entry) -> bool:
     """Does ``entry`` open a turn (something the user, or an extension, said)?"""
     kind = entry.get("type")
     if kind == "message":
-        return entry["message"].get("role") in _TURN_START_ROLES
+        return _role(entry) in _TURN_START_ROLES
     if kind == "custom_message":
         return True
     return kind == "branch_summary" and _has_summary(entry)

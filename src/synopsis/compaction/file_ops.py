@@ -28,7 +28,8 @@ class FileOperations:
         if role_of(message) != "assistant":
             return
         for call in tool_calls(message):
-            kind = _KINDS.get(call.get("name"))  # type: ignore[arg-type]
+            name = call.get("name")
+            kind = _KINDS.get(name) if isinstance(name, str) else None  # a list is unhashable
             path = tool_arguments(call).get("path")
             if kind is not None and isinstance(path, str):
                 getattr(self, kind)[path] = None

@@ -23,7 +23,10 @@ from synopsis.session.context import (
     latest_compaction_index,
 )
 from synopsis.session.entries import Entry
-from synopsis.tokens import estimate_context_tokens
+from synopsis.tokens import estimate_context_tokens, estimate_tokens
+
+HISTORY_OUTPUT_SHARE = 0.8
+"""Share of ``reserve_tokens`` a checkpoint may use (the rest stays free for the reply)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,26 +82,61 @@ class CompactionPreparation:
     range_start: int
     file_ops: FileOperations
     settings: CompactionSettings
+    kept_messages: list[AgentMessage] = field(default_factory=list)
+    """Messages kept verbatim after the cut (up to the leaf)."""
     previous_details: Any = field(default=None)
     """``details`` of the previous compaction (working state travels there)."""
+    source_entry_ids: list[str] = field(default_factory=list)
+    """Entry ids of ``messages_to_summarize`` followed by those of ``turn_prefix_messages``."""
 
 
-def _messages(branch: Sequence[Entry], start: int, stop: int) -> list[AgentMessage]:
+def _messages(
+    branch: Sequence[Entry], start: int, stop: int, ids: list[str] | None = None
+) -> list[AgentMessage]:
+    """Context messages of ``branch[start:stop]``; their entry ids go to ``ids``."""
     messages = []
     for index in range(start, stop):
         message = entry_message(branch[index])
         if message is not None:
             messages.append(message)
+            if ids is not None:
+                ids.append(branch[index]["id"])
     return messages
 
 
+def wants_full_pass(branch: Sequence[Entry], settings: CompactionSettings) -> bool:
+    """Should the next compaction rebuild the checkpoint from the whole log?
+
+    Incremental updates are cheap but each one can lose or bend a little; every
+    ``full_pass_every``-th compaction, or once the previous summary has grown past its
+    share of the summary budget, the checkpoint is rebuilt from the original entries.
+    """
+    compactions = [entry for entry in branch if entry.get("type") == "compaction"]
+    if not compactions:
+        return False
+    every = settings.full_pass_every
+    if every is not None and (len(compactions) + 1) % every == 0:
+        return True
+    share = settings.full_pass_summary_share
+    summary = compactions[-1].get("summary")
+    if share is None or not isinstance(summary, str):
+        return False
+    budget = HISTORY_OUTPUT_SHARE * settings.reserve_tokens
+    return estimate_tokens({"role": "compactionSummary", "summary": summary}) > share * budget
+
+
 def prepare_compaction(
-    branch: Sequence[Entry], settings: CompactionSettings | None = None
+    branch: Sequence[Entry],
+    settings: CompactionSettings | None = None,
+    *,
+    full_pass: bool = False,
 ) -> CompactionPreparation | None:
     """Decide a compaction of ``branch``; ``None`` when there is nothing to do.
 
     Nothing to do: the branch ends with a compaction (already compacted), or there is
-    nothing before the cut to summarize.
+    nothing before the cut to summarize. With ``full_pass`` the summary is rebuilt from
+    the original log (everything on the branch before the cut) instead of updating the
+    previous one, so that errors of earlier summaries cannot accumulate.
     """
     settings = settings or CompactionSettings()
     if not branch or branch[-1].get("type") == "compaction":
@@ -108,9 +146,12 @@ def prepare_compaction(
         return None
     first_kept = branch[cut.first_kept_index]
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_index
-    to_summarize = _messages(branch, bounds.start, history_end)
+    source_ids: list[str] = []
+    to_summarize = _messages(branch, 0 if full_pass else bounds.start, history_end, source_ids)
     prefix = (
-        _messages(branch, cut.turn_start_index, cut.first_kept_index) if cut.is_split_turn else []
+        _messages(branch, cut.turn_start_index, cut.first_kept_index, source_ids)
+        if cut.is_split_turn
+        else []
     )
     if not to_summarize and not prefix:
         return None
@@ -118,7 +159,7 @@ def prepare_compaction(
     previous_summary: str | None = None
     previous_details: Any = None
     file_ops = FileOperations()
-    if bounds.previous_compaction_index >= 0:
+    if bounds.previous_compaction_index >= 0 and not full_pass:
         previous = branch[bounds.previous_compaction_index]
         summary = previous.get("summary")
         previous_summary = summary if isinstance(summary, str) else None
@@ -142,5 +183,7 @@ def prepare_compaction(
         range_start=bounds.start,
         file_ops=file_ops,
         settings=settings,
+        kept_messages=_messages(branch, cut.first_kept_index, len(branch)),
         previous_details=previous_details,
+        source_entry_ids=source_ids,
     )

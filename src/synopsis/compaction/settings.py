@@ -23,20 +23,23 @@ class CompactionSettings:
     keep_recent_tokens: int = 20000
     trigger_fraction: float | None = None
     keep_recent_messages: int | None = None
+    full_pass_every: int | None = 5
+    """Every N-th compaction rebuilds the checkpoint from the whole log (None: never)."""
+    full_pass_summary_share: float | None = 0.5
+    """A full pass also runs once the previous summary uses more than this share of the
+    summary budget (80% of ``reserve_tokens``); None: never."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.enabled, bool):
+            raise SettingsError(f"enabled must be true or false, got {self.enabled!r}")
         _require_int("reserve_tokens", self.reserve_tokens, minimum=0)
         _require_int("keep_recent_tokens", self.keep_recent_tokens, minimum=0)
         if self.keep_recent_messages is not None:
             _require_int("keep_recent_messages", self.keep_recent_messages, minimum=1)
-        if self.trigger_fraction is not None and not (
-            isinstance(self.trigger_fraction, int | float)
-            and not isinstance(self.trigger_fraction, bool)
-            and 0 < self.trigger_fraction <= 1
-        ):
-            raise SettingsError(
-                f"trigger_fraction must be a number in (0, 1], got {self.trigger_fraction!r}"
-            )
+        if self.full_pass_every is not None:
+            _require_int("full_pass_every", self.full_pass_every, minimum=1)
+        _require_fraction("full_pass_summary_share", self.full_pass_summary_share)
+        _require_fraction("trigger_fraction", self.trigger_fraction)
 
     def threshold(self, context_window: int) -> int:
         """The context size above which compaction triggers for ``context_window``."""
@@ -68,6 +71,13 @@ class CompactionSettings:
                 f"compaction threshold ({self.threshold(context_window)} tokens for a "
                 f"{context_window}-token window)"
             )
+
+
+def _require_fraction(name: str, value: object) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        raise SettingsError(f"{name} must be a number in (0, 1], got {value!r}")
 
 
 def _require_int(name: str, value: object, *, minimum: int) -> None:

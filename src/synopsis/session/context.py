@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from synopsis.messages import AgentMessage
@@ -35,6 +35,15 @@ class SessionContext:
     """Position on the path of the compaction in force, or -1."""
     first_kept_entry_missing: bool = False
     """The compaction's first kept entry is not on the path before it (its kept part is lost)."""
+    new_messages_start: int = 0
+    """Index of the first message that came after the compaction in force (0 without one).
+
+    Usage reported by replies before that point describes a context that no longer exists.
+    """
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
 
 
 def iso_to_ms(timestamp: Any) -> int | None:
@@ -42,8 +51,12 @@ def iso_to_ms(timestamp: Any) -> int | None:
     if not isinstance(timestamp, str):
         return None
     try:
-        return int(datetime.fromisoformat(timestamp).timestamp() * 1000)
-    except ValueError:
+        moment = datetime.fromisoformat(timestamp)
+        if moment.tzinfo is None:
+            moment = moment.astimezone()  # no offset: local time, as JavaScript reads it
+        # integer arithmetic: timestamp() * 1000 is a float and can land 1 ms short
+        return (moment - _EPOCH) // _ONE_MS
+    except (ValueError, OverflowError):
         return None
 
 
@@ -55,8 +68,8 @@ def entry_message(entry: Entry) -> AgentMessage | None:
     """
     kind = entry.get("type")
     if kind == "message":
-        message: AgentMessage = entry["message"]
-        return message
+        message = entry.get("message")
+        return message if isinstance(message, dict) else None  # type: ignore[return-value]
     if kind == "custom_message":
         custom: dict[str, Any] = {
             "role": "custom",
@@ -123,8 +136,8 @@ def build_session_context(path: Sequence[Entry]) -> SessionContext:
         elif kind == "model_change":
             context.model = ModelRef(entry.get("provider"), entry.get("modelId"))
         elif kind == "message":
-            message = entry["message"]
-            if message.get("role") == "assistant":
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") == "assistant":
                 context.model = ModelRef(message.get("provider"), message.get("model"))
 
     compaction_index = latest_compaction_index(path)
@@ -152,5 +165,6 @@ def build_session_context(path: Sequence[Entry]) -> SessionContext:
         context.first_kept_entry_missing = True
     else:
         emit(first_kept, compaction_index)
+    context.new_messages_start = len(messages)
     emit(compaction_index + 1, len(path))
     return context

@@ -16,6 +16,8 @@ import contextlib
 import gc
 import json
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -69,29 +71,136 @@ class LoadedSession:
         return not self.source or self.source.endswith(b"\n")
 
 
+MAX_NESTING = 254
+"""The deepest nesting of arrays and objects a loaded line may have (the entry object is 1).
+
+orjson writes at most this depth, and the JavaScript-compatible renderer and the token
+estimator recurse once or twice per level: a deeper line would load and then crash
+whoever touches it with ``RecursionError``, so it is skipped as hostile instead. Real
+sessions nest a few dozen levels at most.
+"""
+
+# A JSON string (with escapes) or one bracket: measures the nesting of a line before
+# Python's recursive ``json`` parser sees it (only lines orjson rejected, or huge ones).
+_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+class NestingTooDeepError(ValueError):
+    """A line is valid JSON but nested deeper than :data:`MAX_NESTING`."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested deeper than {MAX_NESTING} levels")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _parse_line(raw: bytes | memoryview) -> Any:
-    """Parse one line as JavaScript's ``JSON.parse`` would, or raise ``ValueError``.
+def _brackets(data: bytes, start: int, stop: int) -> int:
+    """Opening brackets in ``data[start:stop]``: a free upper bound of the nesting depth."""
+    return data.count(b"[", start, stop) + data.count(b"{", start, stop)
 
-    orjson handles almost every line. The fallback covers what JavaScript accepts and
-    orjson does not: lone surrogate escapes, integers beyond 64 bits, and invalid UTF-8
-    (which Node decodes to U+FFFD before parsing). NaN and Infinity stay invalid.
-    """
+
+def _text_too_deep(data: bytes, start: int, stop: int) -> bool:
+    """Does the JSON text ``data[start:stop]`` open more than :data:`MAX_NESTING` levels?"""
+    if _brackets(data, start, stop) <= MAX_NESTING:
+        return False
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(data, start, stop):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return False
+
+
+def _value_too_deep(value: Any) -> bool:
+    """Is ``value`` nested deeper than :data:`MAX_NESTING`? Iterative: hostile input is deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+_LARGE_LINE = 8 * 1024 * 1024
+"""Lines longer than this go straight to the standard library's parser.
+
+orjson briefly needs about twelve times the length of the text it parses; ``json`` needs
+about the text (decoded) plus the result, so a huge tool output does not cost gigabytes.
+"""
+
+
+def _parse_like_javascript(data: bytes, start: int, stop: int) -> Any:
+    """``JSON.parse`` semantics with the standard library: see :func:`parse_line`."""
+    # Python's json module recurses once per level: measure the depth first.
+    if _text_too_deep(data, start, stop):
+        raise NestingTooDeepError
+    text = str(memoryview(data)[start:stop], "utf-8", "replace")
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as first_error:
-        text = bytes(raw).decode("utf-8", errors="replace")
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise NestingTooDeepError from None
+
+
+def parse_line(data: bytes, start: int = 0, stop: int | None = None) -> Any:
+    """Parse ``data[start:stop]`` as JavaScript's ``JSON.parse`` would, or raise ``ValueError``.
+
+    orjson handles almost every line. The standard library covers what JavaScript accepts
+    and orjson does not: lone surrogate escapes, integers beyond 64 bits, and invalid
+    UTF-8 (which Node decodes to U+FFFD before parsing); it also parses huge lines, with
+    less memory. NaN and Infinity stay invalid, and so does a line nested deeper than
+    :data:`MAX_NESTING` (:class:`NestingTooDeepError`).
+    """
+    stop = len(data) if stop is None else stop
+    if stop - start > _LARGE_LINE:
+        value = _parse_like_javascript(data, start, stop)
+    else:
         try:
-            return json.loads(text, parse_constant=_reject_constant)
-        except (ValueError, RecursionError):
-            raise ValueError(str(first_error)) from None
+            value = orjson.loads(memoryview(data)[start:stop])
+        except orjson.JSONDecodeError as first_error:
+            try:
+                value = _parse_like_javascript(data, start, stop)
+            except NestingTooDeepError:
+                raise
+            except ValueError:
+                raise ValueError(str(first_error)) from None
+    # Only a line with many brackets can be too deep; orjson accepts up to 1024 levels.
+    if (
+        isinstance(value, dict | list)
+        and _brackets(data, start, stop) > MAX_NESTING
+        and _value_too_deep(value)
+    ):
+        raise NestingTooDeepError
+    return value
 
 
-def _iter_lines(data: bytes) -> Iterable[tuple[int, memoryview]]:
-    view = memoryview(data)
+def is_torn_line(data: bytes, stop: int) -> bool:
+    """Is the line ending at ``stop`` the last one of a file that does not end in a newline?
+
+    Every writer ends its line with a newline in the same ``write``, so such a line is one
+    whose write was cut short (a crash, a full disk) if it does not parse.
+    """
+    return stop >= len(data) - 1 and not data.endswith(b"\n")
+
+
+def describe_parse_error(error: ValueError, *, torn: bool) -> str:
+    """The reason reported for a line :func:`parse_line` rejected."""
+    if torn:
+        return f"torn final line: no newline at the end of the file and not valid JSON ({error})"
+    if isinstance(error, NestingTooDeepError):
+        return str(error)
+    return f"not valid JSON ({error})"
+
+
+def _iter_lines(data: bytes) -> Iterable[tuple[int, int, int]]:
+    """``(line number, start, stop)`` of every line, without its line end (LF or CRLF)."""
     start = len(_BOM) if data.startswith(_BOM) else 0
     number = 0
     size = len(data)
@@ -101,11 +210,11 @@ def _iter_lines(data: bytes) -> Iterable[tuple[int, memoryview]]:
             end = size
         number += 1
         stop = end - 1 if end > start and data[end - 1] == 0x0D else end
-        yield number, view[start:stop]
+        yield number, start, stop
         start = end + 1
 
 
-def _is_header(value: Any) -> bool:
+def is_header(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and value.get("type") == "session"
@@ -113,7 +222,7 @@ def _is_header(value: Any) -> bool:
     )
 
 
-def _entry_problem(value: Any, needs_id: bool) -> str | None:
+def entry_problem(value: Any, needs_id: bool) -> str | None:
     """Why a parsed line cannot be an entry, or ``None`` when it can."""
     if not isinstance(value, dict):
         return f"an entry must be a JSON object, not {type(value).__name__}"
@@ -168,20 +277,20 @@ def parse_session(
     entries: list[Entry] = []
     entry_lines: list[int] = []
     header_line = 0
-    for number, raw in _iter_lines(data):
-        if not raw or (raw[0] in _BLANK and not bytes(raw).strip()):
+    for number, start, stop in _iter_lines(data):
+        if start == stop or (data[start] in _BLANK and not data[start:stop].strip()):
             continue
         try:
-            value = _parse_line(raw)
+            value = parse_line(data, start, stop)
         except ValueError as error:
-            reason = f"not valid JSON ({error})"
+            reason = describe_parse_error(error, torn=is_torn_line(data, stop))
             if strict:
                 raise SessionFormatError(reason, path=path, line=number) from None
             skipped.append(SkippedLine(number, reason))
             continue
         if header is None and not header_line:
             header_line = number
-            if _is_header(value):
+            if is_header(value):
                 header = value
                 continue
             if invalid_header == "error":
@@ -208,7 +317,7 @@ def parse_session(
     kept: list[Entry] = []
     kept_lines: list[int] = []
     for entry, number in zip(entries, entry_lines, strict=True):
-        problem = _entry_problem(entry, needs_id=True)
+        problem = entry_problem(entry, needs_id=True)
         if problem is not None:
             if strict:
                 raise SessionFormatError(problem, path=path, line=number)
@@ -238,17 +347,38 @@ def read_session_file(
 ) -> LoadedSession:
     """Read and parse a session file. The file is opened read-only and never modified."""
     name = os.fspath(path)
+    data = read_file_bytes(name)
+    with gc_paused():  # parsing builds millions of acyclic objects: nothing for gc to find
+        return parse_session(
+            data, path=name, strict=strict, invalid_header=invalid_header, new_id=new_id
+        )
+
+
+def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file, opened read-only; problems are a :class:`SessionFormatError`.
+
+    Only regular files are read: a FIFO would block forever and a device such as
+    ``/dev/zero`` never ends (``O_NONBLOCK`` keeps the open itself from blocking).
+    """
+    name = os.fspath(path)
     try:
-        data = Path(name).read_bytes()
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise SessionFormatError("no such session file", path=name) from None
-    except IsADirectoryError:
-        raise SessionFormatError("is a directory, not a session file", path=name) from None
     except OSError as error:
         raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
-    return parse_session(
-        data, path=name, strict=strict, invalid_header=invalid_header, new_id=new_id
-    )
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise SessionFormatError("is a directory, not a session file", path=name)
+        if not stat.S_ISREG(mode):
+            raise SessionFormatError("is not a regular file", path=name)
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
+    finally:
+        os.close(fd)
 
 
 def dump_line(value: Any) -> bytes:
@@ -274,12 +404,19 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
 
     The bytes go to a temporary file in the same directory, which is fsynced and then
-    renamed over ``path``.
+    renamed over ``path``. The new file keeps the permissions of the one it replaces
+    (``mkstemp`` would otherwise leave a rewritten session readable by its owner only).
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -291,10 +428,11 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
             os.unlink(temp_name)
         raise
     if durable:
-        _fsync_directory(directory)
+        fsync_directory(directory)
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
+    """Make a new or renamed directory entry durable (best effort: not every OS allows it)."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

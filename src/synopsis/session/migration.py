@@ -58,7 +58,7 @@ def _v1_to_v2(entries: list[Entry], new_id: Callable[[], str] | None) -> None:
             continue
         index = entry.pop("firstKeptEntryIndex")
         # v1 counted the header as position 0.
-        if isinstance(index, int) and 1 <= index <= len(entries):
+        if isinstance(index, int) and not isinstance(index, bool) and 1 <= index <= len(entries):
             target = entries[index - 1]
             if isinstance(target, dict):
                 entry["firstKeptEntryId"] = target["id"]

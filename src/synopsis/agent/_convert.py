@@ -1,0 +1,231 @@
+"""What the OpenAI and Anthropic chat models share: failures as replies, usage, arguments.
+
+The agent loop needs a provider failure as an assistant message (``stopReason: "error"``
+with the provider's own words in ``errorMessage``), because that is what
+:func:`~synopsis.agent.overflow.is_context_overflow` reads to decide on compact-and-retry.
+The summarizer clients' retry loop (:func:`~synopsis.summarizers._retry.call_with_retries`)
+is reused as it is; :func:`call_provider` only adds the two things an agent needs on top:
+an overflow is never retried (waiting does not make a prompt shorter), and what is left
+after the retries is returned as text instead of raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Generic, TypeVar
+
+import orjson
+
+from synopsis.agent.overflow import is_overflow_error_message
+from synopsis.errors import SummarizerError
+from synopsis.messages import AssistantMessage, StopReason, Usage, block_text, blocks
+from synopsis.summarizers._retry import (
+    CallFailure,
+    Endpoint,
+    RetryPolicy,
+    Sleep,
+    call_with_retries,
+    classify,
+)
+
+T = TypeVar("T")
+
+_GENERIC_ERROR_KINDS = frozenset(
+    {"invalid_request_error", "invalid_request", "api_error", "error", "server_error"}
+)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A call that ended without a usable response; ``message`` is the provider's text."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Succeeded(Generic[T]):
+    value: T
+
+
+class _Overflow(Exception):
+    """Carries an overflow error past the retry loop (which re-raises what it can't classify)."""
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+def _error_kind(body: Any) -> str | None:
+    """A specific error code or type from the body (``request_too_large``…), if any."""
+    if not isinstance(body, Mapping):
+        return None
+    inner = body.get("error", body)
+    if not isinstance(inner, Mapping):
+        return None
+    for key in ("code", "type"):
+        value = inner.get(key)
+        if isinstance(value, str) and value and value not in _GENERIC_ERROR_KINDS:
+            return value
+    return None
+
+
+def failure_text(exc: BaseException, failure: CallFailure, sdk: ModuleType) -> str:
+    """The provider's own description of a failure, as the agent records it.
+
+    The server's message, plus its error code when only the code says that the prompt was
+    too long (Anthropic's 413 says "request_too_large" in its type, OpenAI's code may say
+    "context_length_exceeded"). A rejection with no body reads "413 status code (no
+    body)", the wording overflow detection knows.
+    """
+    if failure.timed_out:
+        return "Request timed out"
+    if isinstance(exc, sdk.APIConnectionError):
+        return f"Connection error: {failure.detail}"
+    if failure.status is None:  # a reply the SDK could not read
+        return failure.detail
+    body = getattr(exc, "body", None)
+    if body is None or (isinstance(body, str) and not body.strip()):
+        return f"{failure.status} status code (no body)"
+    text = failure.detail
+    kind = _error_kind(body)
+    if kind is not None and kind not in text and not is_overflow_error_message(text):
+        with_kind = f"{text} ({kind})"
+        if is_overflow_error_message(with_kind):
+            return with_kind
+    return text
+
+
+async def call_provider(
+    call: Callable[[], Awaitable[T]],
+    *,
+    sdk: ModuleType,
+    endpoint: Endpoint,
+    policy: RetryPolicy,
+    sleep: Sleep,
+) -> Succeeded[T] | Failed:
+    """``await call()`` under ``policy``; a provider failure comes back as :class:`Failed`.
+
+    Rate limits, overload and server errors are retried with backoff; an overflow is not.
+    Cancellation and errors the SDK did not raise (bugs) propagate.
+    """
+
+    async def attempt() -> T:
+        try:
+            return await call()
+        except Exception as exc:
+            failure = classify(exc, sdk)
+            if failure is not None and is_overflow_error_message(failure_text(exc, failure, sdk)):
+                raise _Overflow(exc) from exc
+            raise
+
+    try:
+        value = await call_with_retries(
+            attempt, sdk=sdk, endpoint=endpoint, policy=policy, sleep=sleep
+        )
+    except _Overflow as overflow:
+        failure = classify(overflow.original, sdk)
+        if failure is None:  # cannot happen: only classified failures are wrapped
+            return Failed(str(overflow.original))
+        return Failed(failure_text(overflow.original, failure, sdk))
+    except SummarizerError as error:
+        cause = error.__cause__
+        failure = classify(cause, sdk) if cause is not None else None
+        if cause is None or failure is None:
+            return Failed(str(error))
+        return Failed(failure_text(cause, failure, sdk))
+    return Succeeded(value)
+
+
+def unreadable_reply(error: Exception) -> str:
+    return f"the server's reply is not in the expected format ({type(error).__name__}: {error})"
+
+
+def usage(input_tokens: int, output: int, cache_read: int = 0, cache_write: int = 0) -> Usage:
+    """Usage in synopsis' (and Pi's) shape; ``input`` excludes cached prompt tokens."""
+    return {
+        "input": input_tokens,
+        "output": output,
+        "cacheRead": cache_read,
+        "cacheWrite": cache_write,
+        "totalTokens": input_tokens + output + cache_read + cache_write,
+    }
+
+
+def count(value: Any) -> int:
+    """A token count from an SDK field that may be missing or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def assistant_reply(
+    content: list[Any],
+    stop_reason: StopReason,
+    *,
+    api: str,
+    provider: str,
+    model: str,
+    reply_usage: Usage | None = None,
+    error_message: str | None = None,
+) -> AssistantMessage:
+    message: AssistantMessage = {
+        "role": "assistant",
+        "content": content,
+        "api": api,
+        "provider": provider,
+        "model": model,
+        "usage": reply_usage if reply_usage is not None else usage(0, 0),
+        "stopReason": stop_reason,
+        "timestamp": now_ms(),
+    }
+    if error_message is not None:
+        message["errorMessage"] = error_message
+    return message
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments as a dict; text that is not a JSON object is kept, not lost.
+
+    OpenAI sends arguments as a JSON string, which a model sometimes gets wrong; the
+    text is kept under ``_raw`` so the tool (and the log) can show what was sent.
+    """
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str) or not raw.strip():
+        return {}
+    try:
+        parsed = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {"_raw": raw}
+    return parsed if isinstance(parsed, dict) else {"_value": parsed}
+
+
+def dump_arguments(arguments: Any) -> str:
+    """Arguments as the JSON string OpenAI's ``tool_calls`` carry."""
+    return orjson.dumps(arguments if isinstance(arguments, dict) else {}).decode()
+
+
+def text_blocks(message: Any) -> list[str]:
+    """The non-empty texts of a message's text blocks."""
+    return [
+        text
+        for block in blocks(message)
+        if block.get("type") == "text" and (text := block_text(block))
+    ]
+
+
+def image_blocks(message: Any) -> list[tuple[str, str]]:
+    """(mime type, base64 data) of a message's image blocks that carry data."""
+    images: list[tuple[str, str]] = []
+    for block in blocks(message):
+        if block.get("type") != "image":
+            continue
+        data, mime = block.get("data"), block.get("mimeType")
+        if isinstance(data, str) and data and isinstance(mime, str):
+            images.append((mime, data))
+    return images

@@ -1,0 +1,136 @@
+"""What the agent loop needs from a model and from tools.
+
+A :class:`ChatModel` takes the conversation (plain LLM messages, see
+:func:`synopsis.messages.convert_to_llm`) plus tool definitions and returns one assistant
+message in synopsis' format. Provider failures are *returned*, not raised, as a message
+with ``stopReason: "error"`` and the provider's ``errorMessage``: that is what lets the
+loop recognise a context overflow and recover from it, and it keeps the failed reply in
+the session file for the record.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from synopsis.messages import AssistantMessage, LlmMessage, ToolResultMessage, role_of
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as the model sees it: name, description and a JSON schema of arguments."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    system_prompt: str | None
+    messages: Sequence[LlmMessage]
+    tools: Sequence[ToolSpec] = ()
+    max_tokens: int | None = None
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A model the agent loop can call. See the module docstring for the error contract."""
+
+    provider: str
+    model_id: str
+    context_window: int
+
+    async def complete(self, request: ChatRequest) -> AssistantMessage: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutput:
+    """A tool's result with an explicit error flag (returning a plain str means success)."""
+
+    text: str
+    is_error: bool = False
+
+
+ToolFunction = Callable[[dict[str, Any]], "str | ToolOutput | Awaitable[str | ToolOutput]"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A plain Python callable offered to the model.
+
+    ``run`` receives the call's arguments and returns the result text or a
+    :class:`ToolOutput` (or an awaitable of either). An exception becomes an error result
+    the model can read, never a crash.
+    """
+
+    name: str
+    description: str
+    run: ToolFunction
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+    @property
+    def spec(self) -> ToolSpec:
+        return ToolSpec(self.name, self.description, self.parameters)
+
+    async def call(self, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """Run the tool; returns (text, is_error)."""
+        try:
+            outcome = self.run(arguments)
+            if inspect.isawaitable(outcome):
+                outcome = await outcome
+        except Exception as error:  # a failing tool is reported to the model
+            return f"{type(error).__name__}: {error}", True
+        if isinstance(outcome, ToolOutput):
+            return outcome.text, outcome.is_error
+        return str(outcome), False
+
+
+def prepare_for_provider(messages: Sequence[LlmMessage]) -> list[LlmMessage]:
+    """Make a context acceptable to providers.
+
+    Failed and aborted replies stay in the session for the record but are not sent (their
+    partial tool calls would be meaningless); tool results whose call is not in what is
+    sent are dropped; a tool call that never got a result gets an error result saying so,
+    because providers reject a call without its result.
+    """
+    sent: list[LlmMessage] = []
+    pending: dict[str, str] = {}
+    known_calls: set[str] = set()
+
+    def close_pending() -> None:
+        for call_id, name in pending.items():
+            missing: ToolResultMessage = {
+                "role": "toolResult",
+                "toolCallId": call_id,
+                "toolName": name,
+                "content": [{"type": "text", "text": "No result provided"}],
+                "isError": True,
+            }
+            sent.append(missing)
+        pending.clear()
+
+    for message in messages:
+        role = role_of(message)
+        if role == "assistant":
+            if message.get("stopReason") in ("error", "aborted"):
+                continue
+            close_pending()
+            sent.append(message)
+            for block in message.get("content", []):
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    call_id = str(block.get("id"))
+                    pending[call_id] = str(block.get("name"))
+                    known_calls.add(call_id)
+        elif role == "toolResult":
+            call_id = str(message.get("toolCallId"))
+            if call_id in known_calls and call_id in pending:
+                pending.pop(call_id)
+                sent.append(message)
+        else:
+            close_pending()
+            sent.append(message)
+    close_pending()
+    return sent

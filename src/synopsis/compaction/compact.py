@@ -1,0 +1,167 @@
+"""Running a compaction: from a preparation to a checkpoint.
+
+:func:`compact` asks a summarizer for the checkpoint text (and, when the cut splits a
+turn, for a summary of that turn's early part, in parallel), appends the file lists and
+returns a :class:`CompactionResult`. It does no I/O of its own: storing the result is
+the session's job (:func:`compact_session`), so a failing or cancelled summarizer leaves
+the session exactly as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from synopsis.compaction.file_ops import format_file_lists
+from synopsis.compaction.prepare import HISTORY_OUTPUT_SHARE, CompactionPreparation
+from synopsis.compaction.serialize import serialize_conversation
+from synopsis.messages import DEFAULT_WRAPPING, AgentMessage, SummaryWrapping, convert_to_llm
+from synopsis.state import WorkingState, extract_working_state
+from synopsis.state.guard import GuardResult, guard_summary
+from synopsis.summarizers.base import (
+    Summarizer,
+    SummaryKind,
+    SummaryRequest,
+    SummaryResult,
+    SummaryUsage,
+)
+from synopsis.tokens import estimate_tokens
+
+TURN_PREFIX_SEPARATOR = "\n\n---\n\n## Earlier in the current turn (kept part follows)\n\n"
+"""Joins the history checkpoint and the summary of a split turn's early part."""
+
+NO_PRIOR_HISTORY = "No prior history."
+
+TURN_PREFIX_OUTPUT_SHARE = 0.5
+
+
+@dataclass(slots=True)
+class CompactionResult:
+    """What a compaction produced; :func:`compact_session` stores it as an entry."""
+
+    summary: str
+    first_kept_entry_id: str
+    tokens_before: int
+    estimated_tokens_after: int
+    details: dict[str, Any] = field(default_factory=dict)
+    usage: SummaryUsage = field(default_factory=SummaryUsage)
+    guard: GuardResult | None = None
+    """What the summary guard restored or marked stale (``None`` with the guard off)."""
+
+
+def summary_request(
+    kind: SummaryKind,
+    messages: Sequence[AgentMessage],
+    *,
+    max_tokens: int,
+    previous_summary: str | None = None,
+    custom_instructions: str | None = None,
+    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+) -> SummaryRequest:
+    """A request carrying both the transcript a model reads and the structured messages."""
+    return SummaryRequest(
+        kind=kind,
+        conversation=serialize_conversation(convert_to_llm(messages, wrapping)),
+        messages=tuple(messages),
+        previous_summary=previous_summary,
+        custom_instructions=custom_instructions,
+        max_tokens=max(1, max_tokens),
+    )
+
+
+def estimate_tokens_after(summary: str, kept: Sequence[AgentMessage]) -> int:
+    """Estimated size of the rebuilt context: the checkpoint plus the kept messages."""
+    checkpoint: AgentMessage = {"role": "compactionSummary", "summary": summary, "tokensBefore": 0}
+    return estimate_tokens(checkpoint) + sum(estimate_tokens(m) for m in kept)
+
+
+async def compact(
+    preparation: CompactionPreparation,
+    summarizer: Summarizer,
+    *,
+    custom_instructions: str | None = None,
+    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    summary_max_tokens: int | None = None,
+    guard: bool = True,
+) -> CompactionResult:
+    """Summarize what ``preparation`` selected and build the checkpoint.
+
+    The checkpoint may use ``summary_max_tokens`` (default: 80% of the reserve; a
+    split turn's prefix summary gets 5/8 of that). Raises whatever the summarizer raises
+    (a :class:`synopsis.errors.SummarizerError`, or ``asyncio.CancelledError``); nothing
+    is stored either way.
+
+    With ``guard`` (the default) the working state is derived from the summarized
+    messages, merged with the previous compaction's, stored in ``details`` and used to
+    check the summary: pinned facts it dropped are restored, replaced values marked.
+    """
+    reserve = preparation.settings.reserve_tokens
+    if summary_max_tokens is None:
+        history_limit = int(HISTORY_OUTPUT_SHARE * reserve)
+        prefix_limit = int(TURN_PREFIX_OUTPUT_SHARE * reserve)
+    else:
+        history_limit = summary_max_tokens
+        prefix_limit = int(summary_max_tokens * TURN_PREFIX_OUTPUT_SHARE / HISTORY_OUTPUT_SHARE)
+    previous = preparation.previous_summary
+    history_request = summary_request(
+        SummaryKind.UPDATE if previous else SummaryKind.HISTORY,
+        preparation.messages_to_summarize,
+        max_tokens=history_limit,
+        previous_summary=previous,
+        custom_instructions=custom_instructions,
+        wrapping=wrapping,
+    )
+    prefix = preparation.turn_prefix_messages
+    if preparation.is_split_turn and prefix:
+        prefix_request = summary_request(
+            SummaryKind.TURN_PREFIX,
+            prefix,
+            max_tokens=prefix_limit,
+            custom_instructions=custom_instructions,
+            wrapping=wrapping,
+        )
+        if preparation.messages_to_summarize:
+            history, turn = await asyncio.gather(
+                summarizer.summarize(history_request), summarizer.summarize(prefix_request)
+            )
+        else:
+            history = SummaryResult(previous or NO_PRIOR_HISTORY)
+            turn = await summarizer.summarize(prefix_request)
+        text = history.text + TURN_PREFIX_SEPARATOR + turn.text
+        usage = history.usage + turn.usage
+    else:
+        history = await summarizer.summarize(history_request)
+        text, usage = history.text, history.usage
+
+    read_files, modified_files = preparation.file_ops.file_lists()
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
+    checked = None
+    if guard:
+        state = extract_working_state(
+            [*preparation.messages_to_summarize, *preparation.turn_prefix_messages],
+            entry_ids=preparation.source_entry_ids,
+            previous=_previous_state(preparation.previous_details),
+        )
+        checked = guard_summary(text, state)
+        text = checked.text
+        details["workingState"] = state.to_json()
+        details["guard"] = checked.to_json()
+    summary = text + format_file_lists(read_files, modified_files)
+    return CompactionResult(
+        summary=summary,
+        first_kept_entry_id=preparation.first_kept_entry_id,
+        tokens_before=preparation.tokens_before,
+        estimated_tokens_after=estimate_tokens_after(summary, preparation.kept_messages),
+        details=details,
+        usage=usage,
+        guard=checked,
+    )
+
+
+def _previous_state(previous_details: Any) -> WorkingState | None:
+    """The working state a previous compaction stored, if it stored one."""
+    if isinstance(previous_details, dict) and previous_details.get("workingState") is not None:
+        return WorkingState.from_json(previous_details["workingState"])
+    return None

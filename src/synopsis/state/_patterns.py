@@ -1,0 +1,375 @@
+"""The patterns that recognise rules, requests, decisions and values in message text.
+
+Kept in one module so the vocabulary (English and Chinese) can be read and extended in one
+place. Every pattern is linear (no nested unbounded repeats over the same characters), so
+scanning megabytes of transcript stays fast.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from synopsis.state._numbers import CN_NUMERAL, NUMBER_WORDS
+
+_APOS = "['’]"
+
+# --- user rules, limits and preferences ------------------------------------------------
+
+CONSTRAINT_EN = re.compile(
+    rf"\b(?:must(?:n{_APOS}t)?|never|don{_APOS}?t|do not|only|always|"
+    r"prefer(?:s|red|ably)?|avoid|make sure|ensure|should(?:n['’]t)?|needs to|"
+    r"ha(?:ve|s) to|no more than|at most|at least|not allowed|forbidden|"
+    r"under no circumstances|without|mandatory|required|"
+    r"keep\b[^.!?\n]{0,40}?\b(?:under|below|within|less than)|stay (?:under|within|below))\b"
+)
+CONSTRAINT_ZH = re.compile(
+    r"不要|必须|务必|禁止|一定|不能|不得|请勿|不准|不许|千万|绝不|绝对不|决不|避免|确保|只|仅|"
+    r"(?<![分特区类级识告个])别(?![人的])|不可|严禁|总是|始终|永远|每次都|优先|偏好|尽量|"
+    r"不超过|至少|最多|以内|保持"
+)
+NOT_A_RULE = re.compile(
+    rf"\b(?:i|we)\s+(?:really\s+|just\s+)?(?:do not|don{_APOS}?t)\s+"
+    r"(?:think|tink|know|understand|see|get|remember|care|mind|believe|recall)\b"
+)
+"""'I don't think …' states a belief, not a rule."""
+
+# --- user requests ------------------------------------------------------------------------
+
+_LEAD_IN = (
+    r"(?:(?:ok(?:ay)?|alright|all right|yes|yeah|yep|so|now|then|and|great|good|cool|nice|"
+    r"well|also|hm+|hey|next|first|finally)\b[,.!:]?\s+)*(?:please\s+|pls\s+)?"
+)
+GOAL_EN = re.compile(
+    rf"^{_LEAD_IN}(?:i want|i{_APOS}d like|i would like|i need|we need|we want|we have to|"
+    r"the goal|goal\b|objective|task\b|your task|can you|could you|would you|will you|"
+    r"help me|let['’]?s|implement|add|fix|create|write|build|make|update|refactor|migrate|"
+    r"remove|delete|investigate|port|move|rename|read|run|check|test|find|change|replace|"
+    r"set up|setup|configure|install|deploy|document|review|explain|show|open|copy|adjust|"
+    r"split|convert|clean|improve|optimi[sz]e|debug|figure out|look into|look at|try|"
+    r"book|order|cancel|refund|send|schedule|get|give|tell|plan)\b"
+)
+GOAL_ZH = re.compile(
+    r"^(?:好的?[，,]?|那么?[，,]?|现在[，,]?|接下来[，,]?|然后[，,]?)*"
+    r"(?:请|帮我|麻烦|我想|我要|我需要|我们要|我们需要|需要你|能不能|可以帮|给我|把|实现|修复|"
+    r"添加|创建|写|做|改|重构|迁移|删除|调查|预订|订|取消|退款)|目标|任务"
+)
+MIN_GOAL_CHARS = 6
+ACKNOWLEDGEMENT = re.compile(
+    r"^(?:ok(?:ay)?|yes|yeah|yep|sure|continue|go on|go ahead|thanks?(?: you)?|great|nice|"
+    r"继续|好的?|是的|谢谢|可以)[\s.!。！]*$"
+)
+
+# --- assistant decisions and stated next steps -------------------------------------------
+
+DECISION_WORDS = (
+    "i'll", "i’ll", "i will", "going to", "decid", "decision", "go with", "going with", "let's",
+    "let’s", "we'll", "we’ll", "we will", "chose", "choosing", "opt", "plan", "switching",
+    "决定", "我会", "我将", "采用", "改用", "就用", "选择了", "选用", "方案是", "计划是", "打算",
+)  # fmt: skip
+"""Words one of which :data:`DECISION` needs: a fast test before the slower pattern."""
+DECISION = re.compile(
+    rf"\b(?:i{_APOS}ll|i will|i{_APOS}m going to|i am going to|i{_APOS}ve decided|"
+    rf"i decided|decided to|decision:|going with|go with|let{_APOS}s use|let{_APOS}s go with|"
+    rf"we{_APOS}ll use|we will use|i chose|i{_APOS}m choosing|chose to|opting for|opt for|"
+    rf"the plan is|plan:|switching to)|我决定|决定|我会|我将|采用|改用|就用|选择了|选用|"
+    r"方案是|计划是|打算"
+)
+TRIVIAL_DECISION = re.compile(
+    rf"^(?:(?:now|first|next|ok(?:ay)?|great|good|alright|sure)[,.!]?\s+)*"
+    rf"(?:i{_APOS}ll|i will|let me)\s+(?:now\s+|first\s+|just\s+|also\s+)?"
+    r"(?:read|check|look|start|run|take a look|investigate|examine|open|search|see|try|begin|"
+    r"continue|verify|view|inspect|explore|find|re-?read|grep|list|test|do that|fix that)\b"
+)
+NEXT_STEP_ANYWHERE = re.compile(
+    r"next|after that|afterwards|still need to|remaining step|todo:|接下来|下一步|然后我"
+)
+NEXT_STEP = re.compile(
+    rf"^(?:next,|next step|next i{_APOS}ll|then i{_APOS}ll|after that,|afterwards,)|"
+    r"\b(?:still need to|remaining steps?|todo:)|^(?:接下来|下一步|然后我)"
+)
+
+# --- corrections ----------------------------------------------------------------------------
+
+CORRECTION = re.compile(
+    r"\b(?:actually|instead|rather|change[sd]?|changing|update[sd]?|switch(?:ed)?|"
+    r"correction|correct(?:ed)?|make it|no longer|now|from now on|replace[sd]?|moved?|new|"
+    r"wrong|mistake|typo|scratch that|revis(?:e|ed)|lower(?:ed)?|raise[sd]?|increase[sd]?|"
+    r"reduce[sd]?|bump(?:ed)?)\b|改成|改为|换成|改到|更正|其实|不是|而是|现在|改一下|应该是|"
+    r"错了|重新|改用|调整"
+)
+OLD_MARKER = re.compile(
+    r"(?:\bfrom|\binstead of|\brather than|\bnot|\bwas|\bpreviously|\bno longer|\bused to be|"
+    r"不是|把|原来|原先|而不是)\s*(?:[^\s,.;:!?，。；]+\s+){0,2}$"
+)
+"""Text right before a value that marks it as the value being replaced."""
+
+_TOKEN = r"[^\s,.;:!?，。；、]+"
+REPLACEMENTS = (
+    re.compile(
+        rf"\b(?:use|go with|switch to|pick|choose|prefer)\s+(?P<new>{_TOKEN})[,]?\s+"
+        rf"instead of\s+(?P<old>{_TOKEN})",
+    ),
+    re.compile(
+        rf"\binstead of\s+(?P<old>{_TOKEN})[,]?\s+(?:use|go with|switch to|try)\s+"
+        rf"(?P<new>{_TOKEN})",
+    ),
+    re.compile(
+        rf"\b(?:change|switch|replace|move|rename)\s+(?:the\s+)?(?:\w+\s+)?from\s+"
+        rf"(?P<old>{_TOKEN})\s+to\s+(?P<new>{_TOKEN})",
+    ),
+    re.compile(rf"\breplace\s+(?P<old>{_TOKEN})\s+with\s+(?P<new>{_TOKEN})"),
+    re.compile(rf"不是\s*(?P<old>{_TOKEN}?)\s*[，,]\s*(?:而)?是\s*(?P<new>{_TOKEN})"),
+    re.compile(rf"把\s*(?P<old>{_TOKEN}?)\s*(?:改成|换成|改为|替换成|换为)\s*(?P<new>{_TOKEN})"),
+)
+
+# --- slots ----------------------------------------------------------------------------------
+
+BUDGET_WORDS = re.compile(
+    r"\b(?:budget|spend(?:ing)?|spent|costs?|price|pay(?:ing)?|afford|cap|limit|max(?:imum)?)\b|"
+    r"预算|花费|价格|费用|不超过|最多"
+)
+STRONG_BUDGET_WORDS = re.compile(r"\b(?:budget|spend(?:ing)?)\b|预算|花费")
+DEADLINE_WORDS = re.compile(
+    r"\b(?:deadline|due|by|before|until|no later than|latest|eta)\b|截止|之前|以前|到期|期限"
+)
+RELEASE_WORDS = re.compile(
+    r"\b(?:release[sd]?|version|ship|cut(?:ting)?|tag|publish)\b|版本|发布|发版", re.IGNORECASE
+)
+BARE_NUMBER = re.compile(
+    rf"(?<![A-Za-z0-9_.$€£¥])\d(?:[\d,]*\d)?(?:\.\d+)?(?![A-Za-z0-9_]|\.\d)|\b{NUMBER_WORDS}\b|{CN_NUMERAL}"
+)
+SINGLE_VALUED_SLOTS = frozenset({"budget", "deadline"})
+"""Slots that hold one value: any new value replaces the old, correction word or not."""
+
+# --- identifiers and values -----------------------------------------------------------------
+
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_EXT = (
+    r"py|pyi|ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|toml|yaml|yml|txt|rs|go|java|kt|c|h|cc|cpp|"
+    r"hpp|cs|rb|php|sh|css|scss|html|sql|lock|cfg|ini|env|xml|swift|vue|svelte|csv|log|png|"
+    r"jpg|svg|pdf"
+)
+_CURRENCY_WORDS = r"dollars?|usd|eur|euros?|gbp|pounds?|yuan|rmb|cny|bucks"
+_CURRENCY_CASED = (
+    r"dollars?|Dollars?|USD|usd|EUR|eur|euros?|Euros?|GBP|gbp|pounds?|yuan|RMB|rmb|CNY|cny|bucks"
+)
+
+_B0 = r"(?<![A-Za-z0-9_])"
+_B1 = r"(?![A-Za-z0-9_])"
+# ``\b`` is not used at the edges of values: Python counts CJK characters as word
+# characters, so ``\b`` would miss ``PAY-4821`` in ``订单号PAY-4821``.
+_SP = r"[^\S\n]"
+
+SYMBOLIC = re.compile(
+    # Values with a digit or a sign in them, on the original text (case matters: tickets
+    # are upper case, shas lower case). The look ahead is a cheap gate: a token with none
+    # of these characters (most words, and CJK prose) is skipped before any alternative
+    # is tried.
+    r"(?<![A-Za-z0-9_])(?=[^\s\u3000-\u9fff\uff00-\uffef]{0,60}?[\d/@#$€£¥_.:])(?:"
+    + "|".join(
+        (
+            r"(?P<url>https?://[^\s<>\"'`)\]}“”‘’，。；、）】]+)",
+            r"(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+            rf"(?P<ticket>[A-Z][A-Z0-9]{{1,9}}-\d{{1,7}}){_B1}",
+            rf"(?P<color>(?<![&#])#[0-9a-fA-F]{{6}}){_B1}",
+            rf"(?P<issue>(?<![&#])#\d{{2,7}}){_B1}",
+            rf"(?P<account>(?:cus|acct|ord|sub|inv|txn|usr|cust|evt|prod|req|ref)_"
+            rf"[A-Za-z0-9]{{6,}}|[a-z]{{2,6}}_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{6,}}){_B1}",
+            rf"(?P<version>v?(?!0\d)\d+\.\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?){_B1}",
+            rf"v(?P<version2>\d+\.\d+){_B1}(?!\.\d)",
+            rf"(?P<date>\d{{4}}-\d{{2}}-\d{{2}}(?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}})?Z?)?{_B1}"
+            r"|\d{1,4}年\d{1,2}月\d{1,2}[日号]|\d{1,2}月\d{1,2}[日号])",
+            rf"(?P<amount>[$€£¥]{_SP}?\d(?:[\d,]*\d)?(?:\.\d+)?(?:[kKmM]{_B1})?"
+            rf"|\d(?:[\d,]*\d)?(?:\.\d+)?{_SP}?(?:{_CURRENCY_CASED}){_B1}"
+            rf"|\d(?:[\d,]*\d)?(?:\.\d+)?{_SP}?[元块])",
+            rf"(?P<port2>\d{{2,5}}){_SP}*端口",
+            r"(?P<path>(?<![/.:@~-])(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*)",
+            rf"(?P<file>[\w-]+(?:\.[\w-]+)*\.(?:{_EXT})){_B1}",
+            rf"(?P<sha>(?=[0-9a-f]{{0,39}}\d)(?=[0-9a-f]{{0,39}}[a-f])[0-9a-f]{{7,40}}){_B1}",
+        )
+    )
+    + ")"
+)
+
+_KEYWORD_SOURCES = (
+    rf"(?:commit[a-z]*|sha|revision|提交号?){_SP}*(?:(?:is|was|as|in){_SP}+|[=:：]{_SP}*|"
+    rf"是|为|号是)?{_SP}*[`'\"]?(?P<commit>[0-9a-f]{{7,40}}){_B1}",
+    rf"(?:order|ticket|case|invoice|booking|reservation|account|customer|tracking|"
+    rf"订单号?|工单号?|账号|单号|编号|客户){_SP}{{0,2}}(?:#|no\.?|number|id|号)?{_SP}*[:：]?"
+    rf"{_SP}*(?:is{_SP}+|是{_SP}*)?(?P<id>[a-z0-9][a-z0-9_-]*\d[a-z0-9_-]*){_B1}",
+    rf"(?:version|release){_SP}?(?P<version3>v?\d+\.\d+(?:\.\d+)*){_B1}(?!\.\d)",
+    rf"(?P<mdate>(?:{_MONTHS})\.?{_SP}+\d{{1,2}}(?:st|nd|rd|th)?(?:,?{_SP}+\d{{4}})?){_B1}",
+    rf"(?P<mdate>\d{{1,2}}(?:st|nd|rd|th)?{_SP}+(?:{_MONTHS}){_B1}(?:{_SP}+\d{{4}})?)",
+    rf"(?:by|before|until|due|no later than|deadline(?:{_SP}+is)?:?){_SP}+"
+    rf"(?P<reldate>(?:the{_SP}+)?(?:end{_SP}+of{_SP}+(?:the{_SP}+)?"
+    rf"(?:day|week|month|year)|eod|eow|tomorrow|tonight|today|next{_SP}+(?:week|month|"
+    rf"{_WEEKDAYS})|{_WEEKDAYS})){_B1}",
+    r"(?P<zhdate>明天|后天|今天|下周[一二三四五六日天]?|本周[一二三四五六日天]?|周[一二三四五六日天]|"
+    r"星期[一二三四五六日天]|月底|年底)(?=之前|以前|前|截止)",
+    rf"(?P<wamount>{CN_NUMERAL}[元块])",
+    rf"(?:port{_B1}{_SP}*[:#=]?{_SP}*|localhost:|端口{_SP}*号?[:：是为]?{_SP}*)"
+    rf"(?P<port>\d{{2,5}}){_B1}",
+)
+_DIGIT = re.compile(r"\d")
+_TRIGGERS: tuple[tuple[bool, tuple[str, ...]], ...] = (
+    # (the value has a digit, words of which one must be in the text)
+    (False, ("commit", "sha", "revision", "提交")),
+    (True, ("order", "ticket", "case", "invoice", "booking", "reservation", "account",
+            "customer", "tracking", "订单", "工单", "账号", "单号", "编号", "客户")),
+    (True, ("version", "release")),
+    (True, ()),
+    (True, ()),
+    (False, ("day", "tomorrow", "tonight", "eod", "eow", "week", "month", "year")),
+    (False, ("天", "周", "星期", "月底", "年底")),
+    (False, ("元", "块")),
+    (True, ("port", "localhost", "端口")),
+)  # fmt: skip
+KEYWORD_VALUES = tuple(
+    (needs_digit, triggers, re.compile(source))
+    for (needs_digit, triggers), source in zip(_TRIGGERS, _KEYWORD_SOURCES, strict=True)
+)
+"""Values announced by a word ("commit abc1234", "order 1234", "port 8080", "by Friday",
+"五百元"), matched on the lowered text (``re.IGNORECASE`` makes Python's matcher many times
+slower). Separate patterns, because one big alternation defeats the matcher's prefix
+scan; each runs only when one of its trigger words is in the text (a fast substring
+test). A match must start at a token edge (checked by the caller)."""
+_CURRENCY_TRIGGERS = ("dollar", "usd", "eur", "gbp", "pound", "yuan", "rmb", "cny", "buck")
+CURRENCY_WORD = re.compile(rf"(?:{_CURRENCY_WORDS}){_B1}")
+NUMBER_PHRASE_END = re.compile(rf"(?<![a-z])(?:{NUMBER_WORDS}){_SP}+$")
+"""An English number phrase ending right before a currency word ("five hundred dollars")."""
+
+_GROUP_KIND = {
+    "url": "url",
+    "email": "email",
+    "commit": "commit",
+    "id": "id",
+    "ticket": "ticket",
+    "color": "color",
+    "issue": "issue",
+    "account": "id",
+    "version": "version",
+    "version2": "version",
+    "version3": "version",
+    "date": "date",
+    "mdate": "date",
+    "reldate": "date",
+    "zhdate": "date",
+    "amount": "amount",
+    "wamount": "amount",
+    "port": "port",
+    "port2": "port",
+    "path": "path",
+    "file": "path",
+    "sha": "sha",
+}
+_NOT_TICKETS = frozenset(
+    {"UTF", "SHA", "ISO", "TLS", "SSL", "ES", "TS", "HTTP", "MD", "AES", "RSA", "GPT", "UTC",
+     "GMT", "IPV", "X", "H", "MP", "PEP"}
+)  # fmt: skip
+_KIND_RANK = {"commit": 3, "id": 2, "port": 2, "date": 2, "amount": 2, "version": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A value found in text: its kind, the verbatim value, and where it stands."""
+
+    kind: str
+    value: str
+    start: int
+    end: int
+
+
+def lower_same(text: str) -> str:
+    """``text`` in lower case with every character at the same position.
+
+    The word patterns run on this (``re.IGNORECASE`` is many times slower) and their
+    positions index the original text. ``str.lower`` keeps positions except for a few
+    characters that lower to two (``İ``); those are left as they are.
+    """
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def find_identifiers(text: str, low: str | None = None) -> list[Found]:
+    """Every identifier or value in ``text``, left to right, verbatim, without overlaps.
+
+    ``low`` is ``lower_same(text)`` when the caller already has it.
+    """
+    found: list[Found] = []
+    for match in SYMBOLIC.finditer(text):
+        _collect(match, text, found)
+    if low is None:
+        low = lower_same(text)
+    contains = low.__contains__
+    has_digit = _DIGIT.search(low) is not None
+    for needs_digit, triggers, pattern in KEYWORD_VALUES:
+        if (needs_digit and not has_digit) or (triggers and not any(map(contains, triggers))):
+            continue
+        for match in pattern.finditer(low):
+            start = match.start()
+            if start > 0 and _is_word_char(low[start - 1]):
+                continue
+            _collect(match, text, found)
+    currency = any(map(contains, _CURRENCY_TRIGGERS))
+    for match in CURRENCY_WORD.finditer(low) if currency else ():
+        start = match.start()
+        if start > 0 and _is_word_char(low[start - 1]):
+            continue
+        head = NUMBER_PHRASE_END.search(low, max(0, start - 80), start)
+        if head is not None:
+            found.append(
+                Found("amount", text[head.start() : match.end()], head.start(), match.end())
+            )
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda f: (f.start, -f.end))
+    result = [found[0]]
+    for item in found[1:]:
+        last = result[-1]
+        if item.start < last.end:
+            same_span = item.start == last.start and item.end == last.end
+            if same_span and _KIND_RANK.get(item.kind, 0) > _KIND_RANK.get(last.kind, 0):
+                result[-1] = item  # the word-announced kind is the more precise one
+            continue
+        result.append(item)
+    return result
+
+
+def _collect(match: re.Match[str], text: str, found: list[Found]) -> None:
+    group = match.lastgroup
+    if group is None:
+        return
+    start, end = match.span(group)
+    value = text[start:end]
+    kind = _GROUP_KIND[group]
+    if kind == "url":
+        stripped = value.rstrip(".,;:!?")
+        end -= len(value) - len(stripped)
+        value = stripped
+    elif (
+        (kind == "ticket" and value.split("-", 1)[0] in _NOT_TICKETS)
+        or (group == "path" and not _looks_like_path(value))
+        or (kind == "commit" and not (value.islower() or value.isdigit()))
+    ):
+        return
+    found.append(Found(kind, value, start, end))
+
+
+def _looks_like_path(value: str) -> bool:
+    if value.count("/") == 0 or value in ("/", "//"):
+        return False
+    if value.startswith(("./", "../", "~/", "/")) or value.endswith("/"):
+        return len(value) > 2
+    last = value.rsplit("/", 1)[-1]
+    return "." in last.strip(".") or value.count("/") >= 2

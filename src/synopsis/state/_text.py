@@ -1,0 +1,187 @@
+"""Small text helpers shared by the extractor, the renderer and the guard.
+
+Everything here is about keeping text *verbatim*: sentences are cut out of messages, never
+rewritten; long ones are windowed, never paraphrased; a value is found only where it
+stands as a whole token, so ``$800`` is not found inside ``$8000``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+MAX_SENTENCE = 300
+"""Longest constraint, goal or decision text kept (a verbatim window of the sentence)."""
+MAX_ERROR_LINE = 300
+
+_WS = re.compile(r"\s+")
+_ERROR_WORDS = re.compile(
+    r"error|fail|exception|traceback|cannot|can't|could not|couldn't|not found|no such|"
+    r"denied|invalid|refused|timed? ?out|exited with code|panic|fatal|missing|"
+    r"错误|失败|异常|报错",
+    re.IGNORECASE,
+)
+
+
+def normalize_ws(text: str) -> str:
+    """Whitespace runs collapsed to one space, ends stripped (for presence checks)."""
+    return _WS.sub(" ", text).strip()
+
+
+def window(sentence: str, at: int, limit: int = MAX_SENTENCE) -> str:
+    """At most ``limit`` characters of ``sentence`` around position ``at``, verbatim.
+
+    Long "sentences" are pasted logs or text without punctuation; the part around the
+    keyword is what carries the rule. The cut snaps to whitespace when one is near.
+    """
+    if len(sentence) <= limit:
+        return sentence
+    start = max(0, min(at - limit // 3, len(sentence) - limit))
+    end = start + limit
+    if start > 0:
+        space = sentence.find(" ", start, start + 30)
+        if 0 <= space < at:
+            start = space + 1
+    if end < len(sentence):
+        space = sentence.rfind(" ", end - 30, end)
+        if space > at:
+            end = space
+    return sentence[start:end].strip()
+
+
+def cap(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text`` (a verbatim prefix)."""
+    return text if len(text) <= limit else text[:limit].rstrip()
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def find_value(text: str, value: str, start: int = 0) -> int:
+    """Position of ``value`` in ``text`` standing as a whole token, or -1.
+
+    Only ASCII letters, digits and ``_`` count as joining characters, so ``PAY-4821`` is
+    found in ``PAY-4821号`` but ``800`` is not found in ``8000`` or ``800.5``.
+    """
+    if not value:
+        return -1
+    check_before = _is_word_char(value[0])
+    check_after = _is_word_char(value[-1])
+    index = text.find(value, start)
+    while index >= 0:
+        end = index + len(value)
+        ok = not (check_before and index > 0 and _is_word_char(text[index - 1]))
+        if ok and check_after and end < len(text):
+            nxt = text[end]
+            if _is_word_char(nxt) or (
+                nxt in ".," and end + 1 < len(text) and text[end + 1].isdigit()
+            ):
+                ok = False
+        if ok:
+            return index
+        index = text.find(value, index + 1)
+    return -1
+
+
+def contains_value(text: str, value: str) -> bool:
+    return find_value(text, value) >= 0
+
+
+def first_error_line(text: str) -> str:
+    """The line of a failed tool's output that says what went wrong, verbatim (capped).
+
+    The first line naming an error, else the first non-empty line: build tools often print
+    a banner before the message that matters.
+    """
+    first = ""
+    for count, raw in enumerate(text[:20000].splitlines()):
+        line = raw.strip()
+        if not line:
+            continue
+        if not first:
+            first = line
+        if _ERROR_WORDS.search(line):
+            return cap(line, MAX_ERROR_LINE)
+        if count > 200:
+            break
+    return cap(first, MAX_ERROR_LINE) if first else "(no error message)"
+
+
+# --- sentences ------------------------------------------------------------------------------
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n")
+_INLINE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
+_LEADING_BULLET = re.compile(r"^(?:[-*+•>]|\d{1,3}[.)])\s+")
+_CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+MAX_CONTEXT = 200
+
+
+def prose(text: str) -> str:
+    """Text without fenced code: rules and decisions are written in prose."""
+    return _CODE_FENCE.sub("\n", text) if "```" in text else text
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence or line of ``text``, as they stand (not stripped)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_BREAK.finditer(text):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans or [(0, len(text))]
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``text``, stripped and without a leading bullet marker."""
+    spans = []
+    for start, end in sentence_spans(text):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        bullet = _LEADING_BULLET.match(text, start, end)
+        if bullet is not None:
+            start = bullet.end()
+        if start < end:
+            spans.append((start, end))
+    return spans
+
+
+def span_of(spans: list[tuple[int, int]], position: int) -> tuple[int, int]:
+    """The span of ``spans`` (sorted, disjoint) that holds ``position`` (or precedes it)."""
+    low, high = 0, len(spans) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if spans[middle][0] <= position:
+            low = middle
+        else:
+            high = middle - 1
+    return spans[low]
+
+
+def sentence_around(text: str, position: int) -> str:
+    """The sentence of ``text`` holding ``position``, windowed to :data:`MAX_CONTEXT`."""
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    offset = position - line_start
+    start = 0
+    for match in _INLINE_BREAK.finditer(line):
+        if match.end() > offset:
+            line = line[: match.start()]
+            break
+        start = match.end()
+    return window(line[start:].strip(), max(0, offset - start), MAX_CONTEXT)
+
+
+def digest(key: str) -> str:
+    """A short digest of ``key``: how folded records are remembered."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,252 @@
+"""Identifiers and values, their slots, and the values the user replaced.
+
+A value is kept verbatim under the text it was written as. Values the user states get a
+*slot* — what they are for (``budget``, ``deadline``, ``port`` …), read from the words of
+their sentence — so that a later value for the same slot replaces them however it is
+worded: "$800" and "keep spend under five hundred dollars" are both budgets, and the
+numbers differ. Single-valued slots (budget, deadline) take any new value as the current
+one; others change only when the sentence says so ("actually", "change", "now", "不是 …").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from synopsis.state import _patterns as pat
+from synopsis.state._numbers import amount_value
+from synopsis.state._text import MAX_CONTEXT, sentence_around, sentence_spans, span_of, window
+from synopsis.state.model import Identifier, Source
+
+_TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
+NOT_FROM_ASSISTANT = frozenset({"path", "color"})
+"""Kinds too common in the assistant's prose to be worth keeping from it."""
+
+
+class ValueBook:
+    """The identifiers of a working state under construction, keyed by their text."""
+
+    def __init__(self, identifiers: tuple[Identifier, ...]) -> None:
+        self.identifiers = {i.value: i for i in identifiers}
+
+    # --- what the user says -----------------------------------------------------------------
+
+    def user_values(self, text: str, low: str, entry_id: str | None) -> None:
+        """Values in a user message, with their slots and any replacement they state."""
+        found = pat.find_identifiers(text, low)
+        budget_words = pat.STRONG_BUDGET_WORDS.search(low) is not None
+        if not found and not budget_words:
+            if pat.CORRECTION.search(low):
+                for start, end in sentence_spans(text):
+                    self._replacements(text, low, start, end, entry_id)
+            return
+        spans = sentence_spans(text)
+        grouped: dict[tuple[int, int], list[pat.Found]] = {span: [] for span in spans}
+        for item in found:
+            grouped[span_of(spans, item.start)].append(item)
+        for (start, end), items in grouped.items():
+            if budget_words and not any(i.kind == "amount" for i in items):
+                bare = _bare_budget(text, low, start, end, items)
+                if bare is not None:
+                    items = [*items, bare]
+            if items:
+                self._sentence_values(text, low, start, end, items, entry_id)
+            elif pat.CORRECTION.search(low, start, end):
+                self._replacements(text, low, start, end, entry_id)
+
+    def _sentence_values(
+        self,
+        text: str,
+        low: str,
+        start: int,
+        end: int,
+        items: list[pat.Found],
+        entry_id: str | None,
+    ) -> None:
+        sentence_low = low[start:end]
+        correction = pat.CORRECTION.search(sentence_low) is not None
+        valued: list[tuple[pat.Found, str | None, bool]] = []
+        for item in items:
+            slot = slot_of(item, sentence_low)
+            if correction and slot in ("amount", "date"):
+                slot = self._latest_slot(item.kind) or slot
+            before = low[max(start, item.start - 30) : item.start]
+            valued.append((item, slot, pat.OLD_MARKER.search(before) is not None))
+        news = [(i, s) for i, s, old in valued if not old]
+        replaced_any = False
+        for item, slot, old in valued:
+            if not old or slot is None:
+                continue
+            new = next((n for n, s in news if s == slot), None)
+            if new is not None and new.value != item.value:
+                self._supersede(item, slot, new.value, entry_id, sentence_around(text, item.start))
+                replaced_any = True
+            else:
+                news.append((item, slot))  # "from X" with nothing replacing it: a plain value
+        news += [(i, s) for i, s, old in valued if old and s is None]
+        news.sort(key=lambda pair: pair[0].start)
+        for item, slot in news:
+            context = sentence_around(text, item.start)
+            supersede = slot is not None and (slot in pat.SINGLE_VALUED_SLOTS or correction)
+            self._assert_value(item, slot, entry_id, context, supersede)
+        if correction and not replaced_any:
+            self._replacements(text, low, start, end, entry_id)
+
+    def _latest_slot(self, kind: str) -> str | None:
+        """The slot of the latest value of ``kind`` in force ("actually make it $500")."""
+        for record in reversed(self.identifiers.values()):
+            if (
+                record.kind == kind
+                and record.source in ("user", "summary")
+                and record.slot
+                and record.superseded_by is None
+            ):
+                return record.slot
+        return None
+
+    def _assert_value(
+        self,
+        item: pat.Found,
+        slot: str | None,
+        entry_id: str | None,
+        context: str,
+        supersede: bool,
+    ) -> None:
+        record = self.identifiers.get(item.value)
+        if (
+            record is not None
+            and record.source == "user"
+            and (entry_id is None or entry_id in record.asserted_in)
+        ):
+            return  # this very statement was merged before
+        if supersede and slot is not None:
+            normal = _normal(item.kind, item.value)
+            for other in list(self.identifiers.values()):
+                if (
+                    other.slot == slot
+                    and other.superseded_by is None
+                    and other.value != item.value
+                    and _normal(other.kind, other.value) != normal
+                ):
+                    self.identifiers[other.value] = replace(other, superseded_by=item.value)
+        asserted = (entry_id,) if entry_id is not None else ()
+        if record is None:
+            self.identifiers[item.value] = Identifier(
+                item.value, item.kind, entry_id, "user", context, slot, None, asserted
+            )
+            return
+        self.identifiers[item.value] = replace(
+            record,
+            source="user",
+            slot=slot or record.slot,
+            entry_id=record.entry_id if record.source == "user" else entry_id,
+            context=record.context if record.source == "user" else context,
+            superseded_by=None if supersede else record.superseded_by,
+            asserted_in=record.asserted_in + asserted,
+        )
+
+    def _supersede(
+        self, item: pat.Found, slot: str, new: str, entry_id: str | None, context: str
+    ) -> None:
+        record = self.identifiers.get(item.value)
+        if record is None:
+            asserted = (entry_id,) if entry_id is not None else ()
+            self.identifiers[item.value] = Identifier(
+                item.value, item.kind, entry_id, "user", context, slot, new, asserted
+            )
+        elif record.superseded_by is None:
+            self.identifiers[item.value] = replace(record, superseded_by=new, slot=slot)
+
+    def _replacements(
+        self, text: str, low: str, start: int, end: int, entry_id: str | None
+    ) -> None:
+        """A replaced value that is not a typed one ("use X instead of Y", "不是 Y，是 X")."""
+        for pattern in pat.REPLACEMENTS:
+            for match in pattern.finditer(low, start, end):
+                old = text[match.start("old") : match.end("old")].strip(_TRIM)
+                new = text[match.start("new") : match.end("new")].strip(_TRIM)
+                if not old or not new or old == new or len(old) > 60 or len(new) > 60:
+                    continue
+                slot = "replace:" + old.lower()
+                context = window(text[start:end].strip(), match.start() - start, MAX_CONTEXT)
+                self._assert_value(
+                    pat.Found("value", new, 0, 0), slot, entry_id, context, supersede=False
+                )
+                self._supersede(pat.Found("value", old, 0, 0), slot, new, entry_id, context)
+
+    # --- what others say ----------------------------------------------------------------------
+
+    def values(
+        self,
+        text: str,
+        entry_id: str | None,
+        source: Source,
+        kinds: frozenset[str],
+        *,
+        exclude: bool = False,
+        low: str | None = None,
+    ) -> None:
+        """Values stated by the assistant or a tool call: kept, never given a slot.
+
+        Only ``kinds`` are kept (with ``exclude``: all but ``kinds``).
+        """
+        for item in pat.find_identifiers(text, low):
+            if (item.kind in kinds) == exclude or item.value in self.identifiers:
+                continue
+            context = sentence_around(text, item.start)
+            self.identifiers[item.value] = Identifier(
+                item.value, item.kind, entry_id, source, context
+            )
+
+    def summary_value(self, kind: str, value: str, context: str, entry_id: str | None) -> None:
+        """A value an earlier checkpoint states, with the slot its context gives it."""
+        if value in self.identifiers:
+            return
+        slot = slot_of(pat.Found(kind, value, 0, 0), pat.lower_same(context))
+        self.identifiers[value] = Identifier(value, kind, entry_id, "summary", context, slot)
+
+    def summary_values(self, body: str, entry_id: str | None) -> None:
+        for item in pat.find_identifiers(body):
+            if item.kind not in NOT_FROM_ASSISTANT:
+                context = sentence_around(body, item.start)
+                self.summary_value(item.kind, item.value, context, entry_id)
+
+
+def slot_of(item: pat.Found, sentence: str) -> str | None:
+    """What a value is for, from the words of its (lowered) sentence."""
+    kind = item.kind
+    if kind == "amount":
+        return "budget" if pat.BUDGET_WORDS.search(sentence) else "amount"
+    if kind == "date":
+        return "deadline" if pat.DEADLINE_WORDS.search(sentence) else "date"
+    if kind == "port":
+        return "port"
+    if kind == "version":
+        return "version" if pat.RELEASE_WORDS.search(sentence) else None
+    if kind == "url":
+        return "url"
+    return None
+
+
+def _normal(kind: str, value: str) -> str:
+    """A value as compared for a change: amounts by their number, the rest by their text."""
+    if kind == "amount":
+        number = amount_value(value)
+        if number is not None:
+            return f"amount:{number:g}"
+    return value.strip().lower()
+
+
+def _bare_budget(
+    text: str, low: str, start: int, end: int, items: list[pat.Found]
+) -> pat.Found | None:
+    """A budget stated without a currency ("预算 800", "budget of five hundred")."""
+    if not pat.STRONG_BUDGET_WORDS.search(low, start, end):
+        return None
+    taken = [(i.start, i.end) for i in items]
+    for match in pat.BARE_NUMBER.finditer(low, start, end):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        value = text[match.start() : match.end()].strip()
+        if value:
+            return pat.Found("amount", value, match.start(), match.end())
+    return None

@@ -1,0 +1,241 @@
+"""The summary guard: a checkpoint may not lose a pinned fact or state a replaced value.
+
+Any summarizer can drop or paraphrase — a model turns "never change the public API" into
+"keep compatibility" and "PAY-4821" into "the payment ticket". The guard checks the
+checkpoint against the working state: every pinned fact (the constraints, the first and
+latest requests, the values later steps depend on, the failures still open) must appear
+verbatim, and what is missing is put back into the section it belongs to (created when
+the summary has none). A value the user has since replaced is never left standing as
+current: each line that states it gets a "(superseded: old → new)" note. The text the
+summarizer wrote is otherwise kept as it is, and the result says what the guard changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from synopsis.state._text import find_value, normalize_ws
+from synopsis.state.model import WorkingState
+from synopsis.state.render import (
+    constraint_line,
+    error_line,
+    identifier_line,
+    is_pinned_identifier,
+    pinned_goals,
+    stale_note,
+)
+from synopsis.state.sections import (
+    CHECKPOINT_ORDER,
+    SECTION_TITLES,
+    TURN_SPLIT,
+    Heading,
+    headings,
+    section_end,
+    split_tail,
+)
+
+MAX_PINNED_ERRORS = 20
+"""The most recent open failures the guard insists on (older ones stay in the state)."""
+
+FactKind = Literal["goal", "constraint", "identifier", "error"]
+
+_FALLBACK_SECTIONS = {
+    "goal": ("goal", "original_request"),
+    "constraints": ("constraints",),
+    "critical": ("critical", "suffix_context"),
+    "blocked": ("blocked",),
+}
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_MARKED = re.compile(r"supersede", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class PinnedFact:
+    """A fact every checkpoint must state verbatim, and the line that restores it."""
+
+    kind: FactKind
+    text: str
+    line: str
+    section: str
+    entry_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GuardChange:
+    """One change the guard made: a fact restored, or a line marked as superseded."""
+
+    action: Literal["restored", "marked"]
+    kind: FactKind | Literal["superseded"]
+    text: str
+    section: str
+    """Title of the section the fact went to (or where the marked line stands)."""
+    entry_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "action": self.action,
+            "kind": self.kind,
+            "text": self.text,
+            "section": self.section,
+        }
+        if self.entry_id is not None:
+            data["entryId"] = self.entry_id
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class GuardResult:
+    text: str
+    restored: tuple[GuardChange, ...] = ()
+    stale: tuple[GuardChange, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.restored or self.stale)
+
+    def to_json(self) -> dict[str, Any]:
+        """For the compaction entry's ``details`` and the compaction event."""
+        return {
+            "restored": [change.to_json() for change in self.restored],
+            "stale": [change.to_json() for change in self.stale],
+        }
+
+
+def pinned_facts(state: WorkingState) -> list[PinnedFact]:
+    """What :func:`guard_summary` insists on, in the order it restores it."""
+    stale = state.superseded_values()
+    facts: list[PinnedFact] = []
+    by_text = {g.text: g for g in state.goals}
+    for text in pinned_goals(state):
+        goal = by_text[text]
+        facts.append(
+            PinnedFact("goal", text, stale_note(f"- {text}", stale), "goal", goal.entry_id)
+        )
+    for constraint in state.current_constraints():
+        line = constraint_line(stale_note(constraint.text, stale), constraint.entry_id)
+        facts.append(
+            PinnedFact("constraint", constraint.text, line, "constraints", constraint.entry_id)
+        )
+    for identifier in state.identifiers:
+        if is_pinned_identifier(identifier):
+            line = identifier_line(identifier, stale)
+            facts.append(
+                PinnedFact("identifier", identifier.value, line, "critical", identifier.entry_id)
+            )
+    for record in state.open_errors()[-MAX_PINNED_ERRORS:]:
+        if record.error:
+            line = stale_note(error_line(record), stale)
+            facts.append(PinnedFact("error", record.error, line, "blocked", record.entry_id))
+    return facts
+
+
+def guard_summary(summary: str, state: WorkingState) -> GuardResult:
+    """``summary`` with every missing pinned fact restored and replaced values marked."""
+    flat = normalize_ws(summary)
+    missing: dict[str, list[PinnedFact]] = {}
+    for fact in pinned_facts(state):
+        if not _present(fact, summary, flat):
+            missing.setdefault(fact.section, []).append(fact)
+
+    head, tail = split_tail(summary)
+    turn = TURN_SPLIT.search(head)
+    body, split_part = (head[: turn.start()], head[turn.start() :]) if turn else (head, "")
+
+    restored: list[GuardChange] = []
+    lines = body.split("\n")
+    for section in ("goal", "constraints", "blocked", "critical"):
+        facts = missing.get(section)
+        if not facts:
+            continue
+        lines, title = _insert(lines, section, [fact.line for fact in facts])
+        restored.extend(
+            GuardChange("restored", fact.kind, fact.text, title, fact.entry_id) for fact in facts
+        )
+
+    stale_changes: list[GuardChange] = []
+    marked = _mark_stale("\n".join(lines) + split_part, state, stale_changes)
+    return GuardResult(marked + tail, tuple(restored), tuple(stale_changes))
+
+
+def _present(fact: PinnedFact, summary: str, flat: str) -> bool:
+    if fact.kind == "identifier":
+        return find_value(summary, fact.text) >= 0
+    return normalize_ws(fact.text) in flat
+
+
+# --- restoring into sections --------------------------------------------------------------
+
+
+def _insert(lines: list[str], section: str, new_lines: list[str]) -> tuple[list[str], str]:
+    """``lines`` with ``new_lines`` added at the end of ``section`` (created if absent)."""
+    marks = headings(lines)
+    for kind in _FALLBACK_SECTIONS[section]:
+        for position, mark in enumerate(marks):
+            if mark.kind == kind:
+                end = _content_end(lines, mark.line, section_end(lines, marks, position))
+                return lines[:end] + new_lines + lines[end:], SECTION_TITLES[kind]
+    if section == "blocked":
+        for position, mark in enumerate(marks):
+            if mark.kind == "progress":
+                end = _content_end(lines, mark.line, section_end(lines, marks, position))
+                block = ["", f"### {SECTION_TITLES['blocked']}", *new_lines]
+                return lines[:end] + block + lines[end:], SECTION_TITLES["blocked"]
+        block = [f"## {SECTION_TITLES['progress']}", "", f"### {SECTION_TITLES['blocked']}"]
+        return _new_section(lines, marks, "progress", block + new_lines), SECTION_TITLES["blocked"]
+    block = [f"## {SECTION_TITLES[section]}", *new_lines]
+    return _new_section(lines, marks, section, block), SECTION_TITLES[section]
+
+
+def _content_end(lines: list[str], heading_line: int, end: int) -> int:
+    """Where a section's content ends: before the blank lines that close it."""
+    while end - 1 > heading_line and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _new_section(
+    lines: list[str], marks: list[Heading], section: str, block: list[str]
+) -> list[str]:
+    """Insert a new top-level section where the checkpoint order puts it."""
+    rank = CHECKPOINT_ORDER.index(section)
+    for mark in marks:
+        if (
+            mark.level <= 2
+            and mark.kind in CHECKPOINT_ORDER
+            and CHECKPOINT_ORDER.index(mark.kind) > rank
+        ):
+            return lines[: mark.line] + block + [""] + lines[mark.line :]
+    end = len(lines)
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    separator = [""] if end > 0 else []
+    return lines[:end] + separator + block + lines[end:]
+
+
+# --- replaced values ----------------------------------------------------------------------
+
+
+def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> str:
+    stale = state.superseded_values()
+    if not stale:
+        return text
+    lines = text.split("\n")
+    in_fence = False
+    section = ""
+    for index, line in enumerate(lines):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        if _MARKED.search(line) or not any(find_value(line, old) >= 0 for old in stale):
+            continue
+        lines[index] = stale_note(line, stale)
+        for old in stale:
+            if find_value(line, old) >= 0:
+                changes.append(GuardChange("marked", "superseded", old, section))
+    return "\n".join(lines)

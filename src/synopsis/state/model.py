@@ -1,0 +1,390 @@
+"""The working state: facts derived by code from the event log, and their JSON form.
+
+A summary is lossy; these records are not. Each one keeps the exact text it came from
+and, when known, the id of the entry that holds it, so a checkpoint can be checked against
+them and they can travel from one compaction to the next in the entry's ``details``
+without ever depending on a summary surviving.
+
+Records are frozen dataclasses in first-seen order, which makes the JSON stable: the same
+messages always give byte-identical ``details``. :meth:`WorkingState.from_json` is
+tolerant (a hand-edited or future-version ``details`` loses the bad items, never the
+session), because it reads data from files we did not necessarily write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from synopsis.state._text import contains_value
+
+STATE_VERSION = 1
+
+ToolStatus = Literal["ok", "error", "pending"]
+Source = Literal["user", "assistant", "tool", "summary"]
+
+_T = TypeVar("_T")
+
+STRONG_KINDS = frozenset({"url", "email", "commit", "id", "ticket", "issue", "sha"})
+"""Kinds of value that name one thing and are never guessable: kept whoever stated them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """A request of the user: the first one, and each later new one."""
+
+    text: str
+    entry_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """A rule, limit or preference the user stated, verbatim."""
+
+    text: str
+    entry_id: str | None = None
+    source: Source = "user"
+    """``summary`` when it was read back from an earlier checkpoint's constraints."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A value later steps depend on (id, sha, version, port, amount, date, URL, path).
+
+    ``slot`` names what the value is *for* (``budget``, ``deadline``, ``port`` …) so that a
+    later value for the same slot can replace it even when worded differently;
+    ``superseded_by`` is the value that replaced it.
+    """
+
+    value: str
+    kind: str
+    entry_id: str | None = None
+    source: Source = "user"
+    context: str = ""
+    slot: str | None = None
+    superseded_by: str | None = None
+    asserted_in: tuple[str, ...] = ()
+    """Entries that stated this value for its slot (makes re-merging a no-op)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call and what came of it."""
+
+    call_id: str
+    name: str
+    target: str
+    status: ToolStatus = "pending"
+    error: str | None = None
+    """The first error line of the result, verbatim (capped)."""
+    entry_id: str | None = None
+    result_entry_id: str | None = None
+    content_sha256: str | None = None
+    """sha256 of the content a ``write`` call wrote."""
+    ranged: bool = False
+    """A ``read`` of part of a file (offset / limit): its result hashes no file."""
+    called: bool = True
+    """False while only the result is known (it came before its call, or the call was lost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """A file the agent read, modified or created, with its last known content hash."""
+
+    path: str
+    read: bool = False
+    modified: bool = False
+    created: bool = False
+    sha256: str | None = None
+    sha256_source: Literal["write", "read"] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice the assistant stated ("I'll …", "going with …")."""
+
+    text: str
+    entry_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """What the bounded lists let go of, kept as short digests so a merge stays idempotent."""
+
+    tool_calls: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    goals: tuple[str, ...] = ()
+    ok_calls_by_tool: tuple[tuple[str, int], ...] = ()
+    """How many successful calls of each tool were folded away."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkingState:
+    """Everything code can tell about a conversation that a summary must not lose."""
+
+    goals: tuple[Goal, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
+    identifiers: tuple[Identifier, ...] = ()
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    files: tuple[FileRecord, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    next_steps: tuple[str, ...] = ()
+    """Intentions the assistant stated last ("next, I'll …")."""
+    folded: Folded = field(default_factory=Folded)
+
+    # --- derived views ----------------------------------------------------------------
+
+    def superseded_values(self) -> dict[str, str]:
+        """Every replaced value → the value now in force (following chains)."""
+        direct = {i.value: i.superseded_by for i in self.identifiers if i.superseded_by}
+        current = {i.value for i in self.identifiers if not i.superseded_by}
+        result: dict[str, str] = {}
+        for old, new in direct.items():
+            if old in current:
+                continue  # the same text is also a value in force elsewhere
+            seen = {old}
+            while new in direct and new not in seen:
+                seen.add(new)
+                new = direct[new]
+            result[old] = new
+        return result
+
+    def current_constraints(self) -> tuple[Constraint, ...]:
+        """Constraints that do not state a value the user later replaced.
+
+        A rule that names both the old value and its replacement is the correction itself
+        ("keep it under $500, not $800") and stays.
+        """
+        stale = self.superseded_values()
+        if not stale:
+            return self.constraints
+        return tuple(
+            c
+            for c in self.constraints
+            if not any(
+                contains_value(c.text, old) and not contains_value(c.text, new)
+                for old, new in stale.items()
+            )
+        )
+
+    def open_errors(self) -> tuple[ToolCallRecord, ...]:
+        """Failed calls that no later successful call of the same tool and target resolved."""
+        resolved: set[tuple[str, str]] = set()
+        open_: list[ToolCallRecord] = []
+        for record in reversed(self.tool_calls):
+            key = (record.name, record.target)
+            if record.status == "ok":
+                resolved.add(key)
+            elif record.status == "error" and key not in resolved:
+                open_.append(record)
+        open_.reverse()
+        return tuple(open_)
+
+    # --- JSON ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (camelCase keys, as Pi's ``details`` use)."""
+        return {
+            "version": STATE_VERSION,
+            "goals": [_drop_none({"text": g.text, "entryId": g.entry_id}) for g in self.goals],
+            "constraints": [
+                _drop_none(
+                    {
+                        "text": c.text,
+                        "entryId": c.entry_id,
+                        "source": None if c.source == "user" else c.source,
+                    }
+                )
+                for c in self.constraints
+            ],
+            "identifiers": [_identifier_json(i) for i in self.identifiers],
+            "toolCalls": [_tool_call_json(t) for t in self.tool_calls],
+            "files": [_file_json(f) for f in self.files],
+            "decisions": [
+                _drop_none({"text": d.text, "entryId": d.entry_id}) for d in self.decisions
+            ],
+            "nextSteps": list(self.next_steps),
+            "folded": {
+                "toolCalls": list(self.folded.tool_calls),
+                "decisions": list(self.folded.decisions),
+                "goals": list(self.folded.goals),
+                "okCallsByTool": {name: n for name, n in self.folded.ok_calls_by_tool},
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> WorkingState:
+        """Read :meth:`to_json` output back; ``None`` or junk gives an empty state."""
+        if not isinstance(data, dict):
+            return cls()
+        folded = data.get("folded")
+        folded = folded if isinstance(folded, dict) else {}
+        by_tool = folded.get("okCallsByTool")
+        return cls(
+            goals=_items(data.get("goals"), _goal_from),
+            constraints=_items(data.get("constraints"), _constraint_from),
+            identifiers=_items(data.get("identifiers"), _identifier_from),
+            tool_calls=_items(data.get("toolCalls"), _tool_call_from),
+            files=_items(data.get("files"), _file_from),
+            decisions=_items(data.get("decisions"), _decision_from),
+            next_steps=tuple(_strings(data.get("nextSteps"))),
+            folded=Folded(
+                tool_calls=tuple(_strings(folded.get("toolCalls"))),
+                decisions=tuple(_strings(folded.get("decisions"))),
+                goals=tuple(_strings(folded.get("goals"))),
+                ok_calls_by_tool=tuple(
+                    (k, v)
+                    for k, v in (by_tool.items() if isinstance(by_tool, dict) else ())
+                    if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                ),
+            ),
+        )
+
+
+# --- JSON helpers -------------------------------------------------------------------------
+
+
+def _drop_none(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if v is not None and v is not False}
+
+
+def _identifier_json(i: Identifier) -> dict[str, Any]:
+    return _drop_none(
+        {
+            "value": i.value,
+            "kind": i.kind,
+            "entryId": i.entry_id,
+            "source": i.source,
+            "context": i.context or None,
+            "slot": i.slot,
+            "supersededBy": i.superseded_by,
+            "assertedIn": list(i.asserted_in) or None,
+        }
+    )
+
+
+def _tool_call_json(t: ToolCallRecord) -> dict[str, Any]:
+    return _drop_none(
+        {
+            "id": t.call_id,
+            "name": t.name,
+            "target": t.target,
+            "status": t.status,
+            "error": t.error,
+            "entryId": t.entry_id,
+            "resultEntryId": t.result_entry_id,
+            "contentSha256": t.content_sha256,
+            "ranged": t.ranged,
+            "uncalled": not t.called,
+        }
+    )
+
+
+def _file_json(f: FileRecord) -> dict[str, Any]:
+    return _drop_none(
+        {
+            "path": f.path,
+            "read": f.read,
+            "modified": f.modified,
+            "created": f.created,
+            "sha256": f.sha256,
+            "sha256Source": f.sha256_source,
+        }
+    )
+
+
+def _items(raw: Any, make: Callable[[dict[str, Any]], _T | None]) -> tuple[_T, ...]:
+    if not isinstance(raw, list):
+        return ()
+    out: list[_T] = []
+    for item in raw:
+        if isinstance(item, dict):
+            made = make(item)
+            if made is not None:
+                out.append(made)
+    return tuple(out)
+
+
+def _strings(raw: Any) -> Iterable[str]:
+    if isinstance(raw, list):
+        yield from (s for s in raw if isinstance(s, str))
+
+
+def _str(item: dict[str, Any], key: str) -> str | None:
+    value = item.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _source(item: dict[str, Any], default: Source) -> Source:
+    value = item.get("source")
+    if value in ("user", "assistant", "tool", "summary"):
+        return value  # type: ignore[no-any-return]
+    return default
+
+
+def _goal_from(item: dict[str, Any]) -> Goal | None:
+    text = _str(item, "text")
+    return Goal(text, _str(item, "entryId")) if text else None
+
+
+def _constraint_from(item: dict[str, Any]) -> Constraint | None:
+    text = _str(item, "text")
+    return Constraint(text, _str(item, "entryId"), _source(item, "user")) if text else None
+
+
+def _decision_from(item: dict[str, Any]) -> Decision | None:
+    text = _str(item, "text")
+    return Decision(text, _str(item, "entryId")) if text else None
+
+
+def _identifier_from(item: dict[str, Any]) -> Identifier | None:
+    value = _str(item, "value")
+    kind = _str(item, "kind")
+    if not value or not kind:
+        return None
+    return Identifier(
+        value=value,
+        kind=kind,
+        entry_id=_str(item, "entryId"),
+        source=_source(item, "user"),
+        context=_str(item, "context") or "",
+        slot=_str(item, "slot"),
+        superseded_by=_str(item, "supersededBy"),
+        asserted_in=tuple(_strings(item.get("assertedIn"))),
+    )
+
+
+def _tool_call_from(item: dict[str, Any]) -> ToolCallRecord | None:
+    call_id = _str(item, "id")
+    name = _str(item, "name")
+    if not call_id or name is None:
+        return None
+    status = item.get("status")
+    return ToolCallRecord(
+        call_id=call_id,
+        name=name,
+        target=_str(item, "target") or "",
+        status=status if status in ("ok", "error", "pending") else "pending",
+        error=_str(item, "error"),
+        entry_id=_str(item, "entryId"),
+        result_entry_id=_str(item, "resultEntryId"),
+        content_sha256=_str(item, "contentSha256"),
+        ranged=item.get("ranged") is True,
+        called=item.get("uncalled") is not True,
+    )
+
+
+def _file_from(item: dict[str, Any]) -> FileRecord | None:
+    path = _str(item, "path")
+    if not path:
+        return None
+    source = item.get("sha256Source")
+    return FileRecord(
+        path=path,
+        read=item.get("read") is True,
+        modified=item.get("modified") is True,
+        created=item.get("created") is True,
+        sha256=_str(item, "sha256"),
+        sha256_source=source if source in ("write", "read") else None,
+    )

@@ -1,0 +1,434 @@
+"""Rendering a working state as checkpoint text, within a size budget.
+
+Every line of the checkpoint is an item with a section, a priority and an age. When the
+text is over budget the least important items go first — old tool-call details, then
+read-only files, decisions, minor values, resolved failures, intermediate requests … —
+oldest first within a tier. Constraints are never dropped: a checkpoint that must lose
+something loses history, never a rule.
+
+In update mode the previous checkpoint's items are merged in: kept, de-duplicated against
+the new ones, moved from In Progress to Done when a later success shows it (a failure a
+later success resolved moves from Blocked to the record in Critical Context), and dropped
+when they state a value the user has since corrected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from synopsis.state._text import contains_value, normalize_ws, window
+from synopsis.state.model import STRONG_KINDS, Identifier, ToolCallRecord, WorkingState
+from synopsis.state.sections import (
+    CONSTRAINT_LABEL,
+    CORRECTED_NOTE,
+    IDENTIFIER_LINE,
+    SECTION_TITLES,
+    item_text,
+    parse_sections,
+    split_entry_suffix,
+    split_tail,
+)
+
+Layout = Literal["checkpoint", "turn_prefix", "branch"]
+
+NEVER = 1000
+P_DONE = 0
+P_PRIOR_NEXT = 1
+P_READ_FILE = 1
+P_DECISION = 2
+P_PRIOR_CONTEXT = 3
+P_MINOR_VALUE = 3
+P_RESOLVED = 4
+P_GOAL = 5
+P_NEXT = 6
+P_MODIFIED_FILE = 7
+P_IN_PROGRESS = 8
+P_PINNED_VALUE = 9
+P_BLOCKED = 10
+P_PINNED_GOAL = 11
+
+_CONTEXT_CHARS = 120
+_EARLIER_FAILURE = "- Earlier failure (resolved later): "
+_FOCUS_WORD = re.compile(r"[A-Za-z0-9_./-]{4,}|[\u4e00-\u9fff]{2,}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    section: str
+    text: str
+    priority: int
+    order: int
+
+
+def is_pinned_identifier(identifier: Identifier) -> bool:
+    """Whether a value must appear in every checkpoint (the guard restores it)."""
+    if identifier.superseded_by is not None or identifier.kind == "path":
+        return False  # paths travel in the file lists; the rules that name them are pinned
+    return (
+        identifier.source == "user"
+        or identifier.kind in STRONG_KINDS
+        or (identifier.source == "summary" and identifier.slot is not None)
+    )
+
+
+def pinned_goals(state: WorkingState) -> tuple[str, ...]:
+    """The first request and the latest three: what the guard insists on."""
+    texts = [g.text for g in state.goals]
+    if len(texts) <= 4:
+        return tuple(texts)
+    return (texts[0], *texts[-3:])
+
+
+def constraint_line(text: str, entry_id: str | None) -> str:
+    return f"- {text} [entry {entry_id}]" if entry_id else f"- {text}"
+
+
+def code(text: str) -> str:
+    return f"`{text}`" if text and "`" not in text else text
+
+
+def call_label(record: ToolCallRecord) -> str:
+    return f"{record.name} {code(record.target)}".strip()
+
+
+def error_line(record: ToolCallRecord) -> str:
+    return f"- {call_label(record)} failed: {record.error or '(no error message)'}"
+
+
+def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
+    line = f"- {identifier.kind}: {identifier.value}"
+    context = identifier.context
+    if (
+        context
+        and context != identifier.value
+        and not any(contains_value(context, v) for v in stale)
+    ):
+        at = context.find(identifier.value)
+        line += f" — “{window(context, max(at, 0), _CONTEXT_CHARS)}”"
+    return line
+
+
+def stale_note(text: str, stale: dict[str, str]) -> str:
+    """``text`` followed by a note for each replaced value it still states (once)."""
+    if not stale or "supersede" in text.lower():
+        return text
+    notes = [f"{old} → {new}" for old, new in stale.items() if contains_value(text, old)]
+    return f"{text} (superseded: {'; '.join(notes)})" if notes else text
+
+
+def render_state(
+    state: WorkingState,
+    *,
+    layout: Layout = "checkpoint",
+    previous_summary: str | None = None,
+    max_tokens: int | None = None,
+    focus: str | None = None,
+) -> str:
+    """The checkpoint text for ``state`` (see the module docstring)."""
+    stale = state.superseded_values()
+    items = list(_state_items(state, stale, layout))
+    if previous_summary:
+        items = _merge_previous(items, previous_summary, state, stale)
+    if stale:  # a replaced value still named (history, a correction) never reads as current
+        items = [replace(i, text=stale_note(i.text, stale)) for i in items]
+    if max_tokens is not None:
+        items = _fit(items, max_tokens * 4, layout, _focus_words(focus))
+    return _layout_text(items, layout)
+
+
+# --- items from the state ---------------------------------------------------------------
+
+
+def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> Iterable[_Item]:
+    order = _Counter()
+    pinned = set(pinned_goals(state))
+    goal_section = "original_request" if layout == "turn_prefix" else "goal"
+    for goal in state.goals:
+        priority = P_PINNED_GOAL if goal.text in pinned else P_GOAL
+        yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
+
+    constraint_section = "original_request" if layout == "turn_prefix" else "constraints"
+    for constraint in state.current_constraints():
+        line = constraint_line(stale_note(constraint.text, stale), constraint.entry_id)
+        if layout == "turn_prefix":
+            line = CONSTRAINT_LABEL + line[2:]
+        yield _Item(constraint_section, line, NEVER, order())
+
+    yield from _progress_items(state, layout, order)
+
+    decisions = "suffix_context" if layout == "turn_prefix" else "decisions"
+    for decision in state.decisions:
+        if not any(contains_value(decision.text, v) for v in stale):
+            yield _Item(decisions, f"- {decision.text}", P_DECISION, order())
+
+    yield from _next_items(state, layout, order)
+    yield from _context_items(state, stale, layout, order)
+
+
+def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
+    done = "early_progress" if layout == "turn_prefix" else "done"
+    in_progress = "early_progress" if layout == "turn_prefix" else "in_progress"
+    blocked = "early_progress" if layout == "turn_prefix" else "blocked"
+    resolved_section = "suffix_context" if layout == "turn_prefix" else "critical"
+    if layout == "branch":
+        resolved_section = "blocked"
+
+    folded = sum(n for _, n in state.folded.ok_calls_by_tool)
+    if folded:
+        counts = ", ".join(f"{name} ×{n}" for name, n in state.folded.ok_calls_by_tool)
+        yield _Item(done, f"- {folded} earlier successful tool calls ({counts})", P_DONE, order())
+
+    groups: dict[tuple[str, str], list[ToolCallRecord]] = {}
+    for record in state.tool_calls:
+        if record.status == "ok" and record.target:  # a bare result says nothing to go on
+            groups.setdefault((record.name, record.target), []).append(record)
+    positions = {id(r): i for i, r in enumerate(state.tool_calls)}
+    ranked = sorted(groups.values(), key=lambda g: positions[id(g[-1])])
+    for group in ranked:
+        count = f" ×{len(group)}" if len(group) > 1 else ""
+        yield _Item(done, f"- {call_label(group[0])}{count}", P_DONE, order())
+
+    for record in state.tool_calls:
+        if record.status == "pending":
+            line = f"- {call_label(record)} (started, no result yet)"
+            yield _Item(in_progress, line, P_IN_PROGRESS, order())
+
+    open_errors = state.open_errors()
+    open_ids = {r.call_id for r in open_errors}
+    seen: set[str] = set()
+    for record in state.tool_calls:
+        if record.status != "error":
+            continue
+        line = error_line(record)
+        if line in seen:
+            continue
+        seen.add(line)
+        if record.call_id in open_ids:
+            yield _Item(blocked, line, P_BLOCKED, order())
+        else:
+            text = f"{_EARLIER_FAILURE}{line[2:]}"
+            yield _Item(resolved_section, text, P_RESOLVED, order())
+
+
+def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
+    section = "suffix_context" if layout == "turn_prefix" else "next"
+    lines: list[str] = [f"- {step}" for step in state.next_steps]
+    for record in state.open_errors()[-3:]:
+        lines.append(f"- Resolve the failed {call_label(record)} (see Blocked)")
+    for record in state.tool_calls:
+        if record.status == "pending":
+            lines.append(f"- Check the outcome of {call_label(record)}")
+    if not lines and state.goals:
+        lines.append("- Continue with the latest request (see Goal)")
+    for line in dict.fromkeys(lines):
+        yield _Item(section, line, P_NEXT, order())
+
+
+def _context_items(
+    state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
+) -> Iterable[_Item]:
+    section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
+    corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
+    for identifier in state.identifiers:
+        if identifier.superseded_by is not None:
+            continue
+        line = identifier_line(identifier, stale)
+        if identifier.slot in corrected_slots and identifier.source == "user":
+            line += CORRECTED_NOTE
+        priority = P_PINNED_VALUE if is_pinned_identifier(identifier) else P_MINOR_VALUE
+        yield _Item(section, line, priority, order())
+    if layout == "branch":
+        return
+    for record in state.files:
+        digest = f" (sha256:{record.sha256[:12]})" if record.sha256 else ""
+        if record.created or record.modified:
+            verb = "created" if record.created and not record.modified else "modified"
+            yield _Item(section, f"- {verb} {code(record.path)}{digest}", P_MODIFIED_FILE, order())
+        elif record.read:
+            yield _Item(section, f"- read {code(record.path)}{digest}", P_READ_FILE, order())
+
+
+# --- merging a previous checkpoint -------------------------------------------------------
+
+_PRIOR_TARGETS = {
+    "goal": ("goal", P_GOAL),
+    "original_request": ("goal", P_GOAL),
+    "done": ("done", P_DONE),
+    "early_progress": ("done", P_DONE),
+    "progress": ("done", P_DONE),
+    "in_progress": ("in_progress", P_IN_PROGRESS),
+    "blocked": ("blocked", P_BLOCKED),
+    "decisions": ("decisions", P_DECISION),
+    "next": ("next", P_PRIOR_NEXT),
+    "critical": ("critical", P_PRIOR_CONTEXT),
+    "suffix_context": ("critical", P_PRIOR_CONTEXT),
+}
+
+
+def _merge_previous(
+    items: list[_Item], previous: str, state: WorkingState, stale: dict[str, str]
+) -> list[_Item]:
+    """Prior items first (older), then the new ones, without repeats or corrected values."""
+    body, _ = split_tail(previous)
+    seen = {_key(item.text) for item in items}
+    done_targets = [r.target for r in state.tool_calls if r.status == "ok" and len(r.target) >= 3]
+    values = {i.value for i in state.identifiers}
+    paths = {f.path for f in state.files}
+    prior: list[_Item] = []
+    order = _Counter(start=-1_000_000)
+    for kind, title, section_items in parse_sections(body):
+        if kind == "constraints":
+            continue  # read into the state itself (see EmbeddedSummarizer), rendered from there
+        section, priority = _PRIOR_TARGETS.get(kind or "", ("critical", P_PRIOR_CONTEXT))
+        if kind is None and title and section_items:
+            prior.append(_Item(section, f"- **{title}:**", priority, order()))
+        for raw in section_items:
+            if raw.startswith(CONSTRAINT_LABEL):
+                continue  # a split turn's rule: read into the state, rendered from there
+            text, _ = split_entry_suffix(raw)
+            key = _key(text)
+            if (
+                not key
+                or key in seen
+                or key == "(none)"
+                or _restated(text, values, paths)
+                or any(contains_value(text, v) for v in stale)
+            ):
+                continue
+            seen.add(key)
+            target_section, target_priority = section, priority
+            if section == "next" and any(t in text for t in done_targets):
+                continue  # a step a later success has done
+            if section in ("in_progress", "blocked") and any(t in text for t in done_targets):
+                if section == "in_progress":
+                    target_section, target_priority = "done", P_DONE
+                    text = text + " (done since)"
+                else:  # a failure a later success resolved stays on record, as in history
+                    target_section, target_priority = "critical", P_RESOLVED
+                    text = _EARLIER_FAILURE + item_text(text)
+            if section == "goal" and not any(p.section == "goal" for p in prior):
+                target_priority = P_PINNED_GOAL
+            elif text.startswith(_EARLIER_FAILURE):
+                target_priority = P_RESOLVED
+            prior.append(_Item(target_section, _as_item(text), target_priority, order()))
+    return prior + items
+
+
+_FILE_LINE = re.compile(r"^- (?:created|modified|read) `(?P<path>[^`]+)`")
+
+
+def _restated(text: str, values: set[str], paths: set[str]) -> bool:
+    """A prior line the state renders again (an identifier or a file line of ours)."""
+    match = IDENTIFIER_LINE.match(text)
+    if match and match.group("value") in values:
+        return True
+    match = _FILE_LINE.match(text)
+    return bool(match and match.group("path") in paths)
+
+
+def _as_item(text: str) -> str:
+    stripped = text.lstrip()
+    if stripped.startswith(("-", "*", "+", "•", "```", "|")) or stripped[:1].isdigit():
+        return text
+    return f"- {text}"
+
+
+_REPEAT = re.compile(r" ×\d+$")
+
+
+def _key(text: str) -> str:
+    body, _ = split_entry_suffix(item_text(text))
+    return _REPEAT.sub("", normalize_ws(body)).lower()
+
+
+# --- budget and layout -------------------------------------------------------------------
+
+
+def _focus_words(focus: str | None) -> frozenset[str]:
+    if not focus:
+        return frozenset()
+    return frozenset(w.lower() for w in _FOCUS_WORD.findall(focus))
+
+
+def _fit(items: list[_Item], max_chars: int, layout: Layout, focus: frozenset[str]) -> list[_Item]:
+    total = len(_layout_text(items, layout))
+    if total <= max_chars:
+        return items
+
+    def rank(index: int) -> tuple[int, int, int]:
+        item = items[index]
+        lowered = item.text.lower()
+        focused = 1 if focus and any(word in lowered for word in focus) else 0
+        return (item.priority, focused, item.order)
+
+    candidates = [i for i in sorted(range(len(items)), key=rank) if items[i].priority < NEVER]
+    dropped: set[int] = set()
+    position = 0
+    while total > max_chars and position < len(candidates):
+        # Drop by the running estimate, then measure: emptied sections gain a placeholder.
+        while total > max_chars and position < len(candidates):
+            index = candidates[position]
+            position += 1
+            dropped.add(index)
+            total -= len(items[index].text) + 1
+        kept = [item for index, item in enumerate(items) if index not in dropped]
+        total = len(_layout_text(kept, layout))
+    return [item for index, item in enumerate(items) if index not in dropped]
+
+
+_LAYOUTS: dict[Layout, tuple[str, ...]] = {
+    "checkpoint": ("goal", "constraints", "progress", "decisions", "next", "critical"),
+    "branch": ("goal", "constraints", "progress", "decisions", "next"),
+    "turn_prefix": ("original_request", "early_progress", "suffix_context"),
+}
+
+
+_REMAP: dict[Layout, dict[str, str]] = {
+    "checkpoint": {},
+    "branch": {"critical": "goal"},
+    "turn_prefix": {
+        "goal": "original_request",
+        "constraints": "original_request",
+        "done": "early_progress",
+        "in_progress": "early_progress",
+        "blocked": "early_progress",
+        "decisions": "suffix_context",
+        "next": "suffix_context",
+        "critical": "suffix_context",
+    },
+}
+"""Where an item of a section the layout lacks goes (merged prior items), so none is lost."""
+
+
+def _layout_text(items: list[_Item], layout: Layout) -> str:
+    remap = _REMAP[layout]
+    by_section: dict[str, list[str]] = {}
+    for item in items:
+        by_section.setdefault(remap.get(item.section, item.section), []).append(item.text)
+    parts: list[str] = []
+    for section in _LAYOUTS[layout]:
+        parts.append(f"## {SECTION_TITLES[section]}")
+        if section == "progress":
+            for part in ("done", "in_progress", "blocked"):
+                parts.append(f"### {SECTION_TITLES[part]}")
+                parts.append("\n".join(by_section.get(part, ())) or "- (none)")
+                parts.append("")
+            parts.pop()
+        else:
+            parts.append("\n".join(by_section.get(section, ())) or "- (none)")
+        parts.append("")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+class _Counter:
+    """Monotonic order numbers: a later item is younger, so it is kept longer."""
+
+    def __init__(self, start: int = 0) -> None:
+        self._next = start
+
+    def __call__(self) -> int:
+        self._next += 1
+        return self._next

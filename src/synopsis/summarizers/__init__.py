@@ -1,0 +1,1 @@
+"""Summarizers: the protocol, the embedded structured summarizer and model clients."""

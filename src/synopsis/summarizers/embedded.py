@@ -1,0 +1,56 @@
+"""The embedded summarizer: a structured checkpoint written by code, with no model.
+
+It is the default because it costs nothing, needs no network and cannot hallucinate:
+every line comes from the working state (:mod:`synopsis.state`) — the user's rules and
+values verbatim, progress from the tool events themselves, decisions in the assistant's
+own words — and it runs fast enough to sit inside the agent loop. In update mode the
+previous checkpoint is read back (its rules and values into the state, its other lines
+as items) and merged; values the user has since corrected are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from synopsis.state.extract import extract_working_state
+from synopsis.state.render import Layout, render_state
+from synopsis.summarizers.base import SummaryKind, SummaryRequest, SummaryResult, SummaryUsage
+
+_LAYOUT: dict[SummaryKind, Layout] = {
+    SummaryKind.HISTORY: "checkpoint",
+    SummaryKind.UPDATE: "checkpoint",
+    SummaryKind.TURN_PREFIX: "turn_prefix",
+    SummaryKind.BRANCH: "branch",
+}
+
+
+class EmbeddedSummarizer:
+    """Implements the :class:`~synopsis.summarizers.base.Summarizer` protocol offline.
+
+    ``custom_instructions`` are used only as a focus hint: items that mention their words
+    are the last to go when the summary must shrink.
+    """
+
+    async def summarize(self, request: SummaryRequest) -> SummaryResult:
+        return SummaryResult(summarize_request(request), SummaryUsage())
+
+
+def summarize_request(request: SummaryRequest) -> str:
+    """The checkpoint text for ``request`` (synchronous core of :class:`EmbeddedSummarizer`)."""
+    previous_summary = request.previous_summary or None
+    if previous_summary:
+        seed = extract_working_state([{"role": "compactionSummary", "summary": previous_summary}])
+        # The new messages' first request is a goal of its own (the checkpoint's goals stay
+        # first): withhold the seed's goals while extracting, so it is seen as one.
+        state = extract_working_state(list(request.messages), previous=replace(seed, goals=()))
+        goals = {goal.text: goal for goal in (*seed.goals, *state.goals)}
+        state = replace(state, goals=tuple(goals.values()))
+    else:
+        state = extract_working_state(list(request.messages))
+    return render_state(
+        state,
+        layout=_LAYOUT.get(request.kind, "checkpoint"),
+        previous_summary=previous_summary,
+        max_tokens=request.max_tokens,
+        focus=request.custom_instructions,
+    )

@@ -1,0 +1,220 @@
+"""Helpers for the agent-loop tests: real SDK models on llm_server, events, wire checks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Coroutine, Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from synopsis.agent.anthropic_model import AnthropicChatModel
+from synopsis.agent.events import AgentEvent
+from synopsis.agent.model import Tool
+from synopsis.agent.openai_model import OpenAIChatModel
+from synopsis.messages import role_of
+from synopsis.session.store import FileSession, open_session
+from synopsis.summarizers._retry import RetryPolicy
+from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
+from tests.llm_server import LLMServer, RecordedRequest
+
+T = TypeVar("T")
+Protocol = Literal["openai", "anthropic"]
+PROTOCOLS: tuple[Protocol, ...] = ("openai", "anthropic")
+
+NO_JITTER = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=10.0, jitter=0.0)
+SYSTEM_PROMPT = "You are a careful agent. Use the tools when you need facts."
+
+
+class RecordingSleep:
+    """An injected ``sleep`` that records the delays asked for and returns at once."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def chat_model(
+    server: LLMServer,
+    protocol: Protocol,
+    *,
+    context_window: int = 200_000,
+    sleep: RecordingSleep | None = None,
+    retry: RetryPolicy = NO_JITTER,
+    **options: Any,
+) -> OpenAIChatModel | AnthropicChatModel:
+    """The real SDK model for ``protocol``, pointed at ``server``."""
+    options.setdefault("api_key", "test-key")
+    if protocol == "openai":
+        return OpenAIChatModel(
+            "test-model",
+            context_window=context_window,
+            base_url=server.openai_url,
+            retry=retry,
+            sleep=sleep or RecordingSleep(),
+            **options,
+        )
+    return AnthropicChatModel(
+        "claude-test",
+        context_window=context_window,
+        base_url=server.anthropic_url,
+        retry=retry,
+        sleep=sleep or RecordingSleep(),
+        **options,
+    )
+
+
+def new_session(tmp_path: Path, name: str = "session.jsonl") -> FileSession:
+    return open_session(tmp_path / name, create=True, cwd=str(tmp_path))
+
+
+def reopen(session: FileSession) -> FileSession:
+    """The session as read back from its file: proves what was persisted."""
+    return open_session(session.file_path)
+
+
+def file_messages(session: FileSession) -> list[Any]:
+    """Every message entry's message in the file, in file order."""
+    return [e["message"] for e in reopen(session).entries if e["type"] == "message"]
+
+
+class Events:
+    """A listener that keeps every event."""
+
+    def __init__(self) -> None:
+        self.events: list[AgentEvent] = []
+
+    def __call__(self, event: AgentEvent) -> None:
+        self.events.append(event)
+
+    @property
+    def types(self) -> list[str]:
+        return [event.type for event in self.events]
+
+    def of(self, kind: type[T]) -> list[T]:
+        return [event for event in self.events if isinstance(event, kind)]
+
+
+def words(seed: int, count: int) -> str:
+    """Deterministic filler text of ``count`` distinct-ish words."""
+    rng = random.Random(seed)
+    vocabulary = [
+        "parser",
+        "buffer",
+        "retry",
+        "socket",
+        "ledger",
+        "invoice",
+        "upload",
+        "token",
+        "schema",
+        "cursor",
+        "webhook",
+        "tenant",
+    ]
+    return " ".join(f"{rng.choice(vocabulary)}{rng.randrange(1000)}" for _ in range(count))
+
+
+def file_tool(files: dict[str, str], name: str = "read") -> Tool:
+    """A real tool reading from an in-memory file system; a missing file is an error."""
+
+    def read(arguments: dict[str, Any]) -> str:
+        return files[str(arguments["path"])]
+
+    return Tool(
+        name,
+        "Read a file of the project.",
+        read,
+        {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    )
+
+
+# --- what went over the wire ---------------------------------------------------------------
+
+
+def request_tokens(request: RecordedRequest) -> int:
+    """Estimated tokens of a recorded request: its JSON body's length / 4."""
+    return -(-len(request.raw) // 4)
+
+
+def agent_requests(server: LLMServer) -> list[RecordedRequest]:
+    """Requests of the agent loop, not of a model summarizer."""
+    return [r for r in server.requests if r.system != SUMMARIZER_PROMPT]
+
+
+def wire_pairs(request: RecordedRequest) -> tuple[list[str], list[str]]:
+    """(tool-call ids, tool-result ids) of a request, in order, in either protocol."""
+    calls: list[str] = []
+    results: list[str] = []
+    for message in request.messages:
+        if request.protocol == "openai":
+            calls.extend(c["id"] for c in message.get("tool_calls") or [])
+            if message.get("role") == "tool":
+                results.append(message["tool_call_id"])
+        else:
+            content = message.get("content")
+            for block in content if isinstance(content, list) else []:
+                if block.get("type") == "tool_use":
+                    calls.append(block["id"])
+                elif block.get("type") == "tool_result":
+                    results.append(block["tool_use_id"])
+    return calls, results
+
+
+def assert_wire_paired(request: RecordedRequest) -> None:
+    """Every call is answered right after its assistant message, and nothing else is."""
+    messages = request.messages
+    if request.protocol == "openai":
+        for index, message in enumerate(messages):
+            ids = [c["id"] for c in message.get("tool_calls") or []]
+            following = []
+            for later in messages[index + 1 :]:
+                if later.get("role") != "tool":
+                    break
+                following.append(later["tool_call_id"])
+            if message.get("role") == "assistant":
+                assert sorted(following) == sorted(ids), (ids, following)
+            if message.get("role") == "tool":
+                previous = [m for m in messages[:index] if m.get("role") != "tool"][-1]
+                assert message["tool_call_id"] in [c["id"] for c in previous["tool_calls"]]
+        return
+    for index, message in enumerate(messages):
+        content = message.get("content") if isinstance(message.get("content"), list) else []
+        ids = [b["id"] for b in content if b.get("type") == "tool_use"]
+        if ids:
+            answer = messages[index + 1]["content"]
+            answered = [b["tool_use_id"] for b in answer if b.get("type") == "tool_result"]
+            assert sorted(answered) == sorted(ids), (ids, answered)
+            kinds = [b.get("type") for b in answer]
+            assert kinds[: len(ids)] == ["tool_result"] * len(ids), kinds
+        results = [b["tool_use_id"] for b in content if b.get("type") == "tool_result"]
+        if results:
+            previous = messages[index - 1]["content"]
+            assert sorted(results) == sorted(
+                b["id"] for b in previous if b.get("type") == "tool_use"
+            )
+    roles = [m["role"] for m in messages]
+    assert all(a != b for a, b in pairwise(roles)), roles
+
+
+def assert_llm_paired(messages: Sequence[Any]) -> None:
+    """The same check on synopsis LLM messages (what a ChatModel is handed)."""
+    for index, message in enumerate(messages):
+        role = role_of(message)
+        if role == "assistant":
+            ids = [b["id"] for b in message["content"] if b.get("type") == "toolCall"]
+            following = []
+            for later in messages[index + 1 :]:
+                if role_of(later) != "toolResult":
+                    break
+                following.append(later["toolCallId"])
+            assert sorted(following) == sorted(ids), (index, ids, following)
+        elif role == "toolResult":
+            assert index > 0 and role_of(messages[index - 1]) in ("assistant", "toolResult")

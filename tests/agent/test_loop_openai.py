@@ -1,0 +1,498 @@
+"""The OpenAI chat model: the real ``openai`` SDK over real HTTP to llm_server, in the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synopsis.agent.events import AgentEnd, AgentError, MessageEnd
+from synopsis.agent.model import ChatModel, ChatRequest, Tool, ToolOutput, ToolSpec
+from synopsis.agent.openai_model import OpenAIChatModel, to_openai_messages
+from synopsis.agent.overflow import is_context_overflow
+from synopsis.agent.session import AgentSession
+from synopsis.errors import SettingsError, SynopsisError
+from synopsis.summarizers._retry import RetryPolicy
+from tests.agent._support import (
+    SYSTEM_PROMPT,
+    Events,
+    RecordingSleep,
+    assert_wire_paired,
+    chat_model,
+    file_messages,
+    file_tool,
+    new_session,
+    run,
+)
+from tests.llm_server import LLMServer, RecordedRequest, Reply, ToolCall
+
+OVERFLOW = (
+    "This model's maximum context length is 8192 tokens. However, your messages resulted "
+    "in 9001 tokens. Please reduce the length of the messages."
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def model(server: LLMServer, **options: Any) -> OpenAIChatModel:
+    built = chat_model(server, "openai", **options)
+    assert isinstance(built, OpenAIChatModel)
+    return built
+
+
+def ask(server: LLMServer, *messages: Any, **options: Any) -> Any:
+    request = ChatRequest(None, list(messages) or [user("hi")])
+    return run(model(server, **options).complete(request))
+
+
+def user(text: str) -> Any:
+    return {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
+
+
+# --- the loop ---------------------------------------------------------------------------
+
+
+def test_it_is_a_chat_model(llm_server: LLMServer) -> None:
+    built = model(llm_server, context_window=32_000)
+    assert isinstance(built, ChatModel)
+    assert (built.provider, built.model_id, built.context_window) == (
+        "openai",
+        "test-model",
+        32_000,
+    )
+
+
+def test_tool_loop_runs_the_tool_and_persists_every_message(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    files = {"notes.txt": "The release is frozen until ticket OPS-4411 is closed."}
+
+    def answer_from_tool_result(request: RecordedRequest) -> Reply:
+        [result] = [m for m in request.messages if m.get("role") == "tool"]
+        return Reply(text=f"The notes say: {result['content']}")
+
+    llm_server.enqueue(
+        Reply(text="Let me look.", tool_calls=[ToolCall("read", {"path": "notes.txt"}, "call_a")]),
+        answer_from_tool_result,
+    )
+    session = new_session(tmp_path)
+    events = Events()
+    agent = AgentSession(
+        session,
+        model(llm_server),
+        tools=[file_tool(files)],
+        system_prompt=SYSTEM_PROMPT,
+    )
+    agent.subscribe(events)
+
+    final = run(agent.prompt("What do the notes say?"))
+
+    assert final is not None
+    assert final["content"] == [{"type": "text", "text": f"The notes say: {files['notes.txt']}"}]
+    assert final["stopReason"] == "stop"
+    stored = file_messages(session)
+    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "assistant"]
+    call = stored[1]
+    assert call["stopReason"] == "toolUse"
+    assert call["content"] == [
+        {"type": "text", "text": "Let me look."},
+        {"type": "toolCall", "id": "call_a", "name": "read", "arguments": {"path": "notes.txt"}},
+    ]
+    assert (call["api"], call["provider"], call["model"]) == (
+        "openai-completions",
+        "openai",
+        "test-model",
+    )
+    assert isinstance(call["timestamp"], int)
+    usage = call["usage"]
+    assert usage["input"] > 0 and usage["output"] > 0
+    assert usage["totalTokens"] == usage["input"] + usage["output"]
+    result = stored[2]
+    assert (result["toolCallId"], result["toolName"], result["isError"]) == (
+        "call_a",
+        "read",
+        False,
+    )
+    assert result["content"] == [{"type": "text", "text": files["notes.txt"]}]
+    assert [type(e) for e in events.events] == [MessageEnd] * 4 + [AgentEnd]
+
+    first, second = llm_server.requests
+    assert first.path == "/v1/chat/completions"
+    assert first.system == SYSTEM_PROMPT
+    assert first.tools == [
+        {
+            "type": "function",
+            "function": {
+                "name": "read",
+                "description": "Read a file of the project.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"path": {"type": "string"}},
+                    "required": ["path"],
+                },
+            },
+        }
+    ]
+    assert [m["role"] for m in first.messages] == ["system", "user"]
+    assert first.messages[1]["content"] == "What do the notes say?"
+    assert [m["role"] for m in second.messages] == ["system", "user", "assistant", "tool"]
+    assistant = second.messages[2]
+    assert assistant["content"] == "Let me look."
+    [wire_call] = assistant["tool_calls"]
+    assert wire_call["id"] == "call_a"
+    assert wire_call["function"]["name"] == "read"
+    assert json.loads(wire_call["function"]["arguments"]) == {"path": "notes.txt"}
+    assert second.messages[3] == {
+        "role": "tool",
+        "tool_call_id": "call_a",
+        "content": files["notes.txt"],
+    }
+    assert_wire_paired(second)
+
+
+def test_parallel_failing_and_unknown_tools_all_get_a_result(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    def broken(arguments: dict[str, Any]) -> str:
+        raise RuntimeError("disk on fire")
+
+    async def slow_ok(arguments: dict[str, Any]) -> ToolOutput:
+        await asyncio.sleep(0)
+        return ToolOutput(f"checked {arguments['n']}", is_error=arguments["n"] > 1)
+
+    llm_server.enqueue(
+        Reply(
+            tool_calls=[
+                ToolCall("check", {"n": 1}, "c1"),
+                ToolCall("broken", {}, "c2"),
+                ToolCall("nonexistent", {}, "c3"),
+                ToolCall("check", {"n": 2}, "c4"),
+            ]
+        ),
+        Reply(text="All done."),
+    )
+    session = new_session(tmp_path)
+    agent = AgentSession(
+        session,
+        model(llm_server),
+        tools=[Tool("check", "Check n.", slow_ok), Tool("broken", "Breaks.", broken)],
+    )
+    run(agent.prompt("go"))
+
+    results = [m for m in file_messages(session) if m["role"] == "toolResult"]
+    assert [(r["toolCallId"], r["isError"]) for r in results] == [
+        ("c1", False),
+        ("c2", True),
+        ("c3", True),
+        ("c4", True),
+    ]
+    assert results[1]["content"][0]["text"] == "RuntimeError: disk on fire"
+    assert "nonexistent" in results[2]["content"][0]["text"]
+    second = llm_server.requests[1]
+    assert [m["tool_call_id"] for m in second.messages if m["role"] == "tool"] == [
+        "c1",
+        "c2",
+        "c3",
+        "c4",
+    ]
+    assert_wire_paired(second)
+
+
+# --- conversion -------------------------------------------------------------------------
+
+
+def test_messages_convert_to_the_chat_format() -> None:
+    image = {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}
+    messages: list[Any] = [
+        {"role": "user", "content": "plain string"},
+        {"role": "user", "content": [{"type": "text", "text": "see"}, image]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "private"},
+                {"type": "text", "text": "a"},
+                {"type": "text", "text": "b"},
+                {"type": "toolCall", "id": "x1", "name": "shot", "arguments": {"q": "ü"}},
+            ],
+        },
+        {
+            "role": "toolResult",
+            "toolCallId": "x1",
+            "toolName": "shot",
+            "content": [{"type": "text", "text": "took it"}, image],
+            "isError": False,
+        },
+        {"role": "assistant", "content": []},
+    ]
+    converted = to_openai_messages("sys", messages)
+    assert converted == [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": "plain string"},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "see"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": "ab",
+            "tool_calls": [
+                {
+                    "id": "x1",
+                    "type": "function",
+                    "function": {"name": "shot", "arguments": '{"q":"ü"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "x1", "content": "took it"},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Images returned by the tool calls above:"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}},
+            ],
+        },
+        {"role": "assistant", "content": ""},
+    ]
+
+
+def completion(message: dict[str, Any], finish: str, usage: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": usage,
+    }
+
+
+def test_usage_separates_cached_prompt_tokens(llm_server: LLMServer) -> None:
+    usage = {
+        "prompt_tokens": 1000,
+        "completion_tokens": 40,
+        "total_tokens": 1040,
+        "prompt_tokens_details": {"cached_tokens": 600},
+    }
+    llm_server.enqueue(
+        Reply(body=completion({"role": "assistant", "content": "ok"}, "stop", usage))
+    )
+    reply = ask(llm_server)
+    assert reply["usage"] == {
+        "input": 400,
+        "output": 40,
+        "cacheRead": 600,
+        "cacheWrite": 0,
+        "totalTokens": 1040,
+    }
+
+
+def test_reply_details(llm_server: LLMServer) -> None:
+    usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    calls = [
+        {"id": "t1", "type": "function", "function": {"name": "f", "arguments": "{not json"}},
+        {"id": "t2", "type": "function", "function": {"name": "g", "arguments": ""}},
+    ]
+    thinking = {"role": "assistant", "content": "x", "reasoning_content": "hmm"}
+    llm_server.enqueue(
+        Reply(
+            body=completion(
+                {"role": "assistant", "content": None, "tool_calls": calls}, "stop", usage
+            )
+        ),
+        Reply(body=completion(thinking, "length", usage)),
+        Reply(body=completion({"role": "assistant", "content": ""}, "content_filter", usage)),
+        Reply(
+            body={**completion({"role": "assistant", "content": ""}, "stop", usage), "choices": []}
+        ),
+    )
+    with_calls = ask(llm_server)
+    assert with_calls["stopReason"] == "toolUse"  # the server said "stop"
+    assert with_calls["content"] == [
+        {"type": "toolCall", "id": "t1", "name": "f", "arguments": {"_raw": "{not json"}},
+        {"type": "toolCall", "id": "t2", "name": "g", "arguments": {}},
+    ]
+    cut = ask(llm_server)
+    assert cut["stopReason"] == "length"
+    assert cut["content"] == [
+        {"type": "thinking", "thinking": "hmm"},
+        {"type": "text", "text": "x"},
+    ]
+    filtered = ask(llm_server)
+    assert filtered["stopReason"] == "error"
+    assert "content_filter" in filtered["errorMessage"]
+    empty = ask(llm_server)
+    assert (empty["stopReason"], empty["errorMessage"]) == ("error", "the reply has no choices")
+
+
+def test_output_limit_uses_the_configured_parameter(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(text="a"), Reply(text="b"), Reply(text="c"))
+    ask(llm_server)
+    ask(llm_server, max_output_tokens=300)
+    ask(llm_server, max_output_tokens=300, max_tokens_parameter="max_completion_tokens")
+    bodies = [r.body for r in llm_server.requests]
+    assert "max_tokens" not in bodies[0] and "max_completion_tokens" not in bodies[0]
+    assert bodies[1]["max_tokens"] == 300
+    assert bodies[2]["max_completion_tokens"] == 300
+    assert "temperature" not in bodies[0]
+
+
+# --- failures are replies ---------------------------------------------------------------
+
+
+def test_overflow_is_returned_and_not_retried(llm_server: LLMServer) -> None:
+    sleep = RecordingSleep()
+    llm_server.enqueue(Reply.error(400, OVERFLOW), Reply(text="never sent"))
+    reply = ask(llm_server, sleep=sleep, context_window=8192)
+    assert reply["stopReason"] == "error"
+    assert reply["errorMessage"].startswith(OVERFLOW)
+    assert reply["content"] == []
+    assert is_context_overflow(reply, 8192)
+    assert len(llm_server.requests) == 1
+    assert sleep.delays == []
+
+
+def test_overflow_behind_a_server_error_is_not_retried_either(llm_server: LLMServer) -> None:
+    sleep = RecordingSleep()
+    llm_server.enqueue(Reply.error(503, "context_length_exceeded"), Reply(text="never"))
+    reply = ask(llm_server, sleep=sleep)
+    assert is_context_overflow(reply)
+    assert len(llm_server.requests) == 1
+
+
+def test_rate_limits_are_retried_with_backoff(llm_server: LLMServer) -> None:
+    sleep = RecordingSleep()
+    llm_server.enqueue(
+        Reply.error(429, "Rate limit reached: too many tokens per minute"),
+        Reply.error(500, "upstream hiccup"),
+        Reply(text="finally"),
+    )
+    reply = ask(llm_server, sleep=sleep)
+    assert reply["stopReason"] == "stop"
+    assert reply["content"] == [{"type": "text", "text": "finally"}]
+    assert sleep.delays == [0.5, 1.0]
+    assert len(llm_server.requests) == 3
+
+
+def test_exhausted_retries_return_the_servers_words(llm_server: LLMServer) -> None:
+    sleep = RecordingSleep()
+    llm_server.enqueue(*[Reply.error(502, "bad gateway today")] * 3)
+    reply = ask(llm_server, sleep=sleep)
+    assert reply["stopReason"] == "error"
+    assert reply["errorMessage"] == "bad gateway today"
+    assert not is_context_overflow(reply)
+    assert len(llm_server.requests) == 3
+    assert len(sleep.delays) == 2
+
+
+def test_bodyless_rejection_reads_as_overflow(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(status=413, body=""))
+    reply = ask(llm_server)
+    assert reply["errorMessage"] == "413 status code (no body)"
+    assert is_context_overflow(reply)
+
+
+def test_error_code_is_kept_when_the_message_does_not_say_it(llm_server: LLMServer) -> None:
+    body = {
+        "error": {
+            "message": "Request too big.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    }
+    llm_server.enqueue(Reply(status=400, body=body))
+    reply = ask(llm_server)
+    assert reply["errorMessage"] == "Request too big. (context_length_exceeded)"
+    assert is_context_overflow(reply)
+
+
+def test_connection_error_is_a_reply_not_an_exception() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sleep = RecordingSleep()
+    broken = OpenAIChatModel(
+        "m",
+        context_window=1000,
+        base_url=f"http://127.0.0.1:{port}/v1",
+        retry=RetryPolicy(max_attempts=2, jitter=0.0),
+        sleep=sleep,
+    )
+    reply = run(broken.complete(ChatRequest(None, [user("hi")])))
+    assert reply["stopReason"] == "error"
+    assert reply["errorMessage"].startswith("Connection error")
+    assert len(sleep.delays) == 1
+
+
+def test_timeout_is_a_reply(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(text="late", delay=2.0))
+    reply = ask(llm_server, timeout=0.2, retry=RetryPolicy(max_attempts=1))
+    assert (reply["stopReason"], reply["errorMessage"]) == ("error", "Request timed out")
+
+
+def test_cancellation_propagates(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(text="late", delay=3.0))
+    slow = model(llm_server)
+
+    async def scenario() -> None:
+        task = asyncio.ensure_future(slow.complete(ChatRequest(None, [user("hi")])))
+        while not llm_server.requests:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    run(scenario())
+
+
+def test_an_error_reply_ends_the_run_with_an_error_event(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    llm_server.enqueue(Reply.error(401, "invalid api key"))
+    session = new_session(tmp_path)
+    events = Events()
+    agent = AgentSession(session, model(llm_server), tools=[])
+    agent.subscribe(events)
+    reply = run(agent.prompt("hello"))
+    assert reply is not None and reply["stopReason"] == "error"
+    assert [e.message for e in events.of(AgentError)] == ["invalid api key"]
+    assert [m["role"] for m in file_messages(session)] == ["user", "assistant"]
+
+
+# --- construction -----------------------------------------------------------------------
+
+
+def test_construction_errors(llm_server: LLMServer) -> None:
+    with pytest.raises(SettingsError, match="context_window"):
+        OpenAIChatModel("m", context_window=0, base_url=llm_server.openai_url)
+    with pytest.raises(SettingsError, match="model name"):
+        OpenAIChatModel("", context_window=10, base_url=llm_server.openai_url)
+    with pytest.raises(SynopsisError, match="OPENAI_API_KEY"):
+        OpenAIChatModel("m", context_window=10)
+
+
+def test_tools_reach_the_request_only_when_given(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(text="a"), Reply(text="b"))
+    built = model(llm_server)
+    run(built.complete(ChatRequest(None, [user("x")])))
+    run(built.complete(ChatRequest(None, [user("x")], [ToolSpec("t", "d")])))
+    first, second = llm_server.requests
+    assert "tools" not in first.body
+    assert second.tools[0]["function"]["parameters"] == {"type": "object", "properties": {}}
+
+
+def test_a_reply_in_another_format_is_an_error_reply(llm_server: LLMServer) -> None:
+    llm_server.enqueue(Reply(body=["not", "a", "completion"]))
+    reply = ask(llm_server)
+    assert reply["stopReason"] == "error"
+    assert reply["errorMessage"].startswith("the server's reply is not in the expected format")

@@ -1,0 +1,181 @@
+"""The writer's guarantees, one by one: torn lines, replaced files, shared ids, rewrites."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from synopsis.errors import SessionFormatError
+from synopsis.session import open_session, parse_session, read_session_file
+from synopsis.session.jsonl import write_atomically
+from tests.reliability._sessions import counter_ids, session_bytes
+
+_V1 = (
+    b'{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00Z","cwd":"/"}\n'
+    b'{"type":"message","timestamp":"t","message":{"role":"user","content":"hi"}}\n'
+    b'{"type":"message","timestamp":"t","message":{"role":"assistant","content":[]}}\n'
+)
+
+
+def _healthy(tmp_path: Path) -> Path:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(session_bytes(2))
+    return path
+
+
+def test_torn_final_line_is_reported_and_the_next_entry_starts_a_new_line(tmp_path: Path) -> None:
+    path = _healthy(tmp_path)
+    healthy = path.read_bytes()
+    path.write_bytes(healthy + b'{"type":"message","id":"torn","parentId":"e0')
+    session = open_session(path)
+    assert [s.reason.split(":")[0] for s in session.skipped] == ["torn final line"]
+    leaf = session.leaf_id
+    new_id = session.append_message({"role": "user", "content": "after the crash"})
+    data = path.read_bytes()
+    assert data.startswith(healthy)  # nothing before the torn line changed
+    reloaded = read_session_file(path)
+    assert reloaded.entries[-1]["id"] == new_id
+    assert reloaded.entries[-1]["parentId"] == leaf
+    # The torn fragment is now an ordinary bad line in the middle, not glued to the entry.
+    assert len(reloaded.skipped) == 1
+    assert reloaded.skipped[0].reason.startswith("not valid JSON")
+    with pytest.raises(SessionFormatError):
+        open_session(path, strict=True)
+
+
+def test_complete_final_line_without_newline_is_not_glued(tmp_path: Path) -> None:
+    path = _healthy(tmp_path)
+    healthy = path.read_bytes()
+    path.write_bytes(healthy[:-1])
+    session = open_session(path)
+    assert session.skipped == []
+    session.append_message({"role": "user", "content": "next"})
+    loaded = parse_session(path.read_bytes(), strict=True)
+    assert len(loaded.entries) == len(parse_session(healthy).entries) + 1
+
+
+def _wait_until_blocked_on_lock(path: Path, timeout: float = 10.0) -> None:
+    """Wait until some thread waits for a flock on ``path`` (Linux's /proc/locks shows it)."""
+    inode = f":{os.stat(path).st_ino} "
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            locks = Path("/proc/locks").read_text()
+        except OSError:
+            time.sleep(0.5)  # no /proc: give the thread time to get there
+            return
+        if any("->" in line and inode in line for line in locks.splitlines()):
+            return
+        time.sleep(0.005)
+    pytest.fail("the appending thread never waited for the lock")
+
+
+@pytest.mark.timeout(60)
+def test_append_follows_a_file_replaced_while_it_waited_for_the_lock(tmp_path: Path) -> None:
+    """Another process renames a new file into place (a rewrite) while we wait to append."""
+    path = _healthy(tmp_path)
+    session = open_session(path)
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    appended: list[str] = []
+    thread = threading.Thread(
+        target=lambda: appended.append(session.append_message({"role": "user", "content": "x"}))
+    )
+    thread.start()
+    try:
+        _wait_until_blocked_on_lock(path)
+        write_atomically(path, path.read_bytes())  # the "other process" replaces the file
+    finally:
+        os.close(holder)
+    thread.join(timeout=30)
+    assert appended, "the append did not finish"
+    assert read_session_file(path).entries[-1]["id"] == appended[0]
+
+
+def test_ids_stay_unique_when_another_writer_took_the_same_id(tmp_path: Path) -> None:
+    path = _healthy(tmp_path)
+    first = open_session(path, new_id=counter_ids("x"))
+    second = open_session(path, new_id=counter_ids("x"))  # proposes the same ids
+    one = first.append_message({"role": "user", "content": "from the first"})
+    two = second.append_message({"role": "user", "content": "from the second"})
+    three = second.append_message({"role": "assistant", "content": []})
+    assert one == "x0001"
+    assert two != one
+    assert second.leaf_id == three
+    assert second.require_entry(three)["parentId"] == two
+    loaded = parse_session(path.read_bytes(), strict=True)
+    ids = [entry["id"] for entry in loaded.entries]
+    assert len(ids) == len(set(ids))
+    assert ids[-3:] == [one, two, three]
+    open_session(path)  # no duplicate ids
+
+
+def test_a_second_opener_sees_what_the_first_acknowledged(tmp_path: Path) -> None:
+    path = tmp_path / "new.jsonl"
+    writer = open_session(path, create=True)
+    acknowledged = [writer.append_message({"role": "user", "content": str(n)}) for n in range(5)]
+    reader = open_session(path)
+    assert [entry["id"] for entry in reader.entries] == acknowledged
+
+
+def test_migration_rewrite_refuses_a_file_changed_since_it_was_opened(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(_V1)
+    first = open_session(path)
+    second = open_session(path)
+    kept = first.append_message({"role": "user", "content": "first"})
+    after_first = path.read_bytes()
+    with pytest.raises(SessionFormatError, match="changed by another process"):
+        second.append_message({"role": "user", "content": "second"})
+    assert path.read_bytes() == after_first
+    assert len(second.entries) == 2  # nothing half-appended in memory either
+    loaded = parse_session(after_first, strict=True)
+    assert loaded.version_before == 3
+    assert loaded.entries[-1]["id"] == kept
+
+
+def test_migration_rewrite_keeps_the_file_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(_V1)
+    path.chmod(0o640)
+    session = open_session(path)
+    session.append_message({"role": "user", "content": "after"})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert parse_session(path.read_bytes(), strict=True).version_before == 3
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_write_that_fails_half_way_leaves_no_partial_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _healthy(tmp_path)
+    before = path.read_bytes()
+    session = open_session(path)
+    real_write = os.write
+
+    def disk_fills_up(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data)[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", disk_fills_up)
+    with pytest.raises(OSError):
+        session.append_message({"role": "user", "content": "y" * 10_000})
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    session.append_message({"role": "user", "content": "after the disk was freed"})
+    parse_session(path.read_bytes(), strict=True)
+
+
+def test_durable_appends_create_the_file_with_its_header(tmp_path: Path) -> None:
+    path = tmp_path / "durable.jsonl"
+    session = open_session(path, create=True, durable=True)
+    session.append_message({"role": "user", "content": "x"})
+    loaded = parse_session(path.read_bytes(), strict=True)
+    assert loaded.header is not None and loaded.header["id"] == session.session_id

@@ -1,0 +1,267 @@
+"""Loading session files: what is accepted, what is skipped (and reported), what is an error."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from synopsis.errors import (
+    DuplicateEntryIdError,
+    ParentCycleError,
+    SessionFormatError,
+    SynopsisError,
+)
+from synopsis.session import Session, open_session, parse_session, read_session_file
+
+HEADER = {
+    "type": "session",
+    "version": 3,
+    "id": "0c5e1d2a-0000-4000-8000-00000000beef",
+    "timestamp": "2026-03-01T10:00:00.000Z",
+    "cwd": "/home/ada/garden",
+}
+
+
+def entry(entry_id: str, parent: str | None, text: str = "hello") -> dict[str, Any]:
+    return {
+        "type": "message",
+        "id": entry_id,
+        "parentId": parent,
+        "timestamp": "2026-03-01T10:00:01.000Z",
+        "message": {"role": "user", "content": text},
+    }
+
+
+def jsonl(*values: Any, newline: bytes = b"\n") -> bytes:
+    return b"".join(orjson.dumps(v) + newline for v in values)
+
+
+def test_plain_file_loads_with_line_numbers() -> None:
+    loaded = parse_session(jsonl(HEADER, entry("a1", None), entry("a2", "a1")))
+    assert loaded.header == HEADER
+    assert [e["id"] for e in loaded.entries] == ["a1", "a2"]
+    assert loaded.entry_lines == [2, 3]
+    assert loaded.skipped == []
+    assert loaded.version_before == 3
+    assert not loaded.migrated
+
+
+def test_bom_crlf_and_blank_lines_are_accepted() -> None:
+    data = (
+        b"\xef\xbb\xbf"
+        + orjson.dumps(HEADER)
+        + b"\r\n\r\n"
+        + orjson.dumps(entry("a1", None))
+        + b"\r\n   \t\r\n\n"
+        + orjson.dumps(entry("a2", "a1"))  # no final newline
+    )
+    loaded = parse_session(data)
+    assert loaded.header == HEADER
+    assert [e["id"] for e in loaded.entries] == ["a1", "a2"]
+    assert loaded.entry_lines == [3, 6]
+    assert loaded.skipped == []  # blank lines are not worth a report
+
+
+def test_malformed_line_is_skipped_and_reported_with_its_line_number() -> None:
+    data = (
+        jsonl(HEADER, entry("a1", None))
+        + b'{"type":"message", "id": "a2"\n'
+        + jsonl(entry("a3", "a1"))
+    )
+    loaded = parse_session(data, path="s.jsonl")
+    assert [e["id"] for e in loaded.entries] == ["a1", "a3"]
+    assert [s.line for s in loaded.skipped] == [3]
+    assert "not valid JSON" in loaded.skipped[0].reason
+    assert loaded.skipped[0].describe("s.jsonl").startswith("s.jsonl:3: skipped: not valid JSON")
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_lines_with_nan_or_infinity_are_not_json(constant: bytes) -> None:
+    bad = b'{"type":"custom","id":"c1","parentId":"a1","timestamp":"t","data":' + constant + b"}\n"
+    loaded = parse_session(jsonl(HEADER, entry("a1", None)) + bad)
+    assert [e["id"] for e in loaded.entries] == ["a1"]
+    assert [s.line for s in loaded.skipped] == [3]
+
+
+def test_strict_mode_makes_a_skipped_line_an_error() -> None:
+    data = jsonl(HEADER, entry("a1", None)) + b"{oops\n"
+    with pytest.raises(SessionFormatError) as raised:
+        parse_session(data, path="work.jsonl", strict=True)
+    assert raised.value.line == 3
+    assert str(raised.value).startswith("work.jsonl:3: ")
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b"[1, 2]", "JSON object"),
+        (b'"just a string"', "JSON object"),
+        (b'{"id":"x1","parentId":null}', "type"),
+        (b'{"type":"custom","parentId":null}', "id"),
+        (b'{"type":"custom","id":7,"parentId":null}', "id"),
+        (b'{"type":"custom","id":"x1","parentId":5}', "parentId"),
+        (b'{"type":"message","id":"x1","parentId":null}', "message"),
+        (b'{"type":"message","id":"x1","parentId":null,"message":{"content":"hi"}}', "role"),
+    ],
+)
+def test_json_lines_that_are_not_entries_are_skipped(line: bytes, why: str) -> None:
+    loaded = parse_session(jsonl(HEADER) + line + b"\n" + jsonl(entry("a1", None)))
+    assert [e["id"] for e in loaded.entries] == ["a1"]
+    assert [s.line for s in loaded.skipped] == [2]
+    assert why in loaded.skipped[0].reason
+    with pytest.raises(SessionFormatError):
+        parse_session(jsonl(HEADER) + line + b"\n", strict=True)
+
+
+def test_the_child_of_a_skipped_line_becomes_a_root() -> None:
+    data = jsonl(HEADER, entry("a1", None)) + b"{broken\n" + jsonl(entry("a3", "a2"))
+    session = Session(parse_session(data).header, parse_session(data).entries)
+    assert [e["id"] for e in session.path()] == ["a3"]
+    assert [e["id"] for e in session.children(None)] == ["a1", "a3"]
+
+
+def test_what_javascript_parses_loads_too() -> None:
+    lone = b'{"type":"message","id":"s1","parentId":null,"timestamp":"t",'
+    lone += b'"message":{"role":"user","content":"\\ud83d!"}}\n'
+    big = b'{"type":"custom","id":"b1","parentId":"s1","timestamp":"t",'
+    big += b'"n":123456789012345678901234}\n'
+    bad_utf8 = b'{"type":"custom","id":"u1","parentId":"b1","timestamp":"t","s":"a\xffb"}\n'
+    loaded = parse_session(jsonl(HEADER) + lone + big + bad_utf8)
+    assert loaded.skipped == []
+    assert loaded.entries[0]["message"]["content"] == "\ud83d!"
+    assert loaded.entries[1]["n"] == float("123456789012345678901234")  # a double, as in JS
+    assert loaded.entries[2]["s"] == "a\ufffdb"
+
+
+def test_deeply_nested_line_is_skipped_not_a_crash() -> None:
+    deep = b"[" * 200_000 + b"]" * 200_000
+    loaded = parse_session(jsonl(HEADER) + deep + b"\n" + jsonl(entry("a1", None)))
+    assert [e["id"] for e in loaded.entries] == ["a1"]
+    assert [s.line for s in loaded.skipped] == [2]
+
+
+def test_empty_and_header_only_files() -> None:
+    empty = parse_session(b"")
+    assert (empty.header, empty.entries, empty.skipped) == (None, [], [])
+    blank = parse_session(b"\n \r\n")
+    assert (blank.header, blank.entries) == (None, [])
+    only = parse_session(jsonl(HEADER))
+    assert (only.header, only.entries) == (HEADER, [])
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        entry("a1", None),
+        {"type": "session", "version": 3},  # no id
+        {"type": "session", "id": 12},
+        [HEADER],
+    ],
+)
+def test_first_line_that_is_not_a_header_is_an_error_by_default(first: Any) -> None:
+    data = jsonl(first, entry("a2", None))
+    with pytest.raises(SessionFormatError) as raised:
+        parse_session(data, path="x.jsonl")
+    assert raised.value.line == 1
+    lenient = parse_session(data, invalid_header="new-session")
+    assert (lenient.header, lenient.entries) == (None, [])
+
+
+def test_malformed_lines_before_the_header_do_not_hide_it() -> None:
+    loaded = parse_session(b"{nope\n" + jsonl(HEADER, entry("a1", None)))
+    assert loaded.header == HEADER
+    assert [s.line for s in loaded.skipped] == [1]
+
+
+def test_duplicate_id_is_an_error_naming_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "dup.jsonl"
+    path.write_bytes(jsonl(HEADER, entry("a1", None), entry("a2", "a1"), entry("a1", None)))
+    with pytest.raises(DuplicateEntryIdError) as raised:
+        open_session(path)
+    assert raised.value.entry_id == "a1"
+    assert f"{path}:4:" in str(raised.value)
+    kept = open_session(path, duplicates="last-wins")
+    assert len(kept.entries) == 3
+    assert kept.get_entry("a1") is kept.entries[2]
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [entry("a1", "a1")],
+        [entry("a1", "a2"), entry("a2", "a1")],
+        [entry("r", None), entry("a1", "a3"), entry("a2", "a1"), entry("a3", "a2")],
+    ],
+    ids=["self-parent", "two-cycle", "three-cycle-beside-a-root"],
+)
+def test_parent_cycles_are_an_error_not_a_hang(tmp_path: Path, entries: list[Any]) -> None:
+    path = tmp_path / "cycle.jsonl"
+    path.write_bytes(jsonl(HEADER, *entries))
+    with pytest.raises(ParentCycleError) as raised:
+        open_session(path)
+    assert raised.value.repeated_id in {e["id"] for e in entries}
+
+
+def test_duplicate_ids_that_close_a_cycle_are_an_error_even_when_duplicates_are_allowed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "dupcycle.jsonl"
+    path.write_bytes(jsonl(HEADER, entry("a1", None), entry("a2", "a1"), entry("a1", "a2")))
+    with pytest.raises(ParentCycleError):
+        open_session(path, duplicates="last-wins")
+
+
+def test_every_tree_error_is_a_synopsis_error() -> None:
+    assert issubclass(DuplicateEntryIdError, SynopsisError)
+    assert issubclass(ParentCycleError, SynopsisError)
+    assert issubclass(SessionFormatError, SynopsisError)
+
+
+def test_missing_file_and_directory_are_format_errors(tmp_path: Path) -> None:
+    with pytest.raises(SessionFormatError, match="no such session file"):
+        read_session_file(tmp_path / "absent.jsonl")
+    with pytest.raises(SessionFormatError, match="directory"):
+        read_session_file(tmp_path)
+    with pytest.raises(SessionFormatError):
+        open_session(tmp_path / "absent.jsonl")
+
+
+def test_file_of_garbage_is_an_error_unless_asked_to_start_fresh(tmp_path: Path) -> None:
+    path = tmp_path / "junk.jsonl"
+    path.write_bytes(b"this is not json\n")
+    with pytest.raises(SessionFormatError):
+        open_session(path)
+    fresh = open_session(path, invalid_header="new-session")
+    assert fresh.entries == []
+    assert not fresh.header_valid
+
+
+def _snapshot(path: Path) -> tuple[bytes, int]:
+    return path.read_bytes(), os.stat(path).st_mtime_ns
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        jsonl(HEADER, entry("a1", None)),
+        b"\xef\xbb\xbf" + jsonl(HEADER, entry("a1", None), newline=b"\r\n") + b"{bad\r\n",
+        jsonl({"type": "session", "id": "v1", "timestamp": "t", "cwd": "/"}, {"type": "custom"}),
+        jsonl(entry("a1", None)),  # invalid header
+        b"",
+    ],
+    ids=["v3", "bom-crlf-malformed", "v1", "invalid-header", "empty"],
+)
+def test_opening_and_reading_never_writes_the_file(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    before = _snapshot(path)
+    session = open_session(path, invalid_header="new-session")
+    session.build_context()
+    session.tree()
+    read_session_file(path, invalid_header="new-session")
+    assert _snapshot(path) == before

@@ -1,0 +1,39 @@
+"""Small builders for hand-written conversations (Pi's message shapes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def say(text: str) -> dict[str, Any]:
+    """An assistant message with text only."""
+    return {"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": "stop"}
+
+
+def call(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
+    return {"type": "toolCall", "id": call_id, "name": name, "arguments": arguments}
+
+
+def act(*calls: dict[str, Any], text: str | None = None) -> dict[str, Any]:
+    """An assistant message making tool calls (optionally with text first)."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    return {"role": "assistant", "content": [*content, *calls], "stopReason": "toolUse"}
+
+
+def result(call_id: str, name: str, text: str, *, error: bool = False) -> dict[str, Any]:
+    return {
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": name,
+        "content": [{"type": "text", "text": text}],
+        "isError": error,
+    }
+
+
+def ids(messages: list[dict[str, Any]]) -> list[str]:
+    """Entry ids e0, e1, … for ``messages``."""
+    return [f"e{index}" for index in range(len(messages))]

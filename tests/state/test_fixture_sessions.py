@@ -1,0 +1,129 @@
+"""The embedded summarizer on recorded and generated sessions: nothing critical is lost.
+
+Recorded sessions come from ``../shared/fixtures/pi/sessions`` (skipped when absent);
+generated ones from ``synopsis.generate``, whose planted facts give an oracle that does not
+depend on our own extractor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synopsis.compaction import CompactionSettings, prepare_compaction
+from synopsis.messages import text_of
+from synopsis.session import Session, open_session
+from synopsis.state import extract_working_state, guard_summary
+from synopsis.state.sections import parse_sections
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.embedded import EmbeddedSummarizer
+
+SESSIONS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi" / "sessions"
+FILES = sorted(SESSIONS.glob("*.jsonl")) if SESSIONS.is_dir() else []
+SETTINGS = CompactionSettings(keep_recent_tokens=8000)
+
+
+def summarize(kind: SummaryKind, messages: list[Any], previous: str | None = None) -> str:
+    request = SummaryRequest(kind, "", messages, previous_summary=previous)
+    return asyncio.run(EmbeddedSummarizer().summarize(request)).text
+
+
+ERROR_SECTIONS = ("blocked", "critical", "early_progress", "suffix_context")
+"""Where a failure may stand: Blocked / Critical Context (a split turn: its two parts)."""
+
+
+def blocked_or_critical(summary: str) -> str:
+    return "\n".join(
+        "\n".join(items) for kind, _, items in parse_sections(summary) if kind in ERROR_SECTIONS
+    )
+
+
+def user_texts(messages: list[Any]) -> list[str]:
+    return [text_of(m, "\n") for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+
+
+def assert_keeps_rules_and_errors(messages: list[Any], summary: str) -> None:
+    rules = extract_working_state(messages).current_constraints()
+    sources = user_texts(messages)
+    for rule in rules:
+        assert any(rule.text in text for text in sources), rule.text  # verbatim from the user
+        assert rule.text in summary, rule.text
+    where = blocked_or_critical(summary)
+    for message in messages:
+        if message.get("role") == "toolResult" and message.get("isError") is True:
+            lines = [line.strip() for line in text_of(message).splitlines() if line.strip()]
+            assert any(line[:60] in where for line in lines), lines[:2]
+
+
+def prepared(path: Path) -> Any:
+    session = open_session(path, create=True, invalid_header="new-session", duplicates="last-wins")
+    preparation = prepare_compaction(session.path(), SETTINGS)
+    assert preparation is not None
+    return preparation
+
+
+needs_fixtures = pytest.mark.skipif(not FILES, reason="shared fixtures are not present")
+
+
+@needs_fixtures
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_one_summary_keeps_every_rule_and_error(path: Path) -> None:
+    preparation = prepared(path)
+    messages = preparation.messages_to_summarize
+    previous = preparation.previous_summary
+    kind = SummaryKind.UPDATE if previous else SummaryKind.HISTORY
+    summary = summarize(kind, messages, previous)
+    assert_keeps_rules_and_errors(messages, summary)
+    # the guard, checking against the state of the same messages, finds nothing missing
+    assert guard_summary(summary, extract_working_state(messages)).restored == ()
+    prefix = preparation.turn_prefix_messages
+    if prefix:
+        assert_keeps_rules_and_errors(prefix, summarize(SummaryKind.TURN_PREFIX, prefix))
+
+
+@needs_fixtures
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_three_summaries_in_a_row_keep_every_rule_and_error(path: Path) -> None:
+    preparation = prepared(path)
+    messages = preparation.messages_to_summarize
+    third = len(messages) // 3
+    summary = preparation.previous_summary
+    for part in (messages[:third], messages[third : 2 * third], messages[2 * third :]):
+        summary = summarize(SummaryKind.UPDATE if summary else SummaryKind.HISTORY, part, summary)
+    assert summary is not None
+    assert_keeps_rules_and_errors(messages, summary)
+
+
+@needs_fixtures
+def test_the_recorded_sessions_do_have_rules_and_errors() -> None:
+    """Guards the tests above against passing on empty sets."""
+    path = SESSIONS / "large-session.jsonl"
+    if not path.exists():
+        pytest.skip("large-session.jsonl is not present")
+    messages = prepared(path).messages_to_summarize
+    assert len(extract_working_state(messages).current_constraints()) >= 5
+    assert sum(1 for m in messages if m.get("role") == "toolResult" and m.get("isError")) >= 5
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_planted_facts_survive_three_rounds_on_generated_sessions(language: str, seed: int) -> None:
+    generate = pytest.importorskip("synopsis.generate")
+    generated = generate.generate_session(seed=seed, entries=400, language=language)
+    branch = Session(generated.header, generated.entries, duplicates="last-wins").path()
+    preparation = prepare_compaction(branch, CompactionSettings(keep_recent_tokens=4000))
+    assert preparation is not None
+    messages = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+    third = len(messages) // 3
+    summary: str | None = None
+    for part in (messages[:third], messages[third : 2 * third], messages[2 * third :]):
+        summary = summarize(SummaryKind.UPDATE if summary else SummaryKind.HISTORY, part, summary)
+    assert summary is not None
+    summarized = {e["id"] for e in branch[: preparation.first_kept_index]}
+    facts = [f for f in generated.facts if f.entry_id in summarized]
+    assert facts
+    for fact in facts:
+        assert fact.text in summary, (fact.kind, fact.text)

@@ -1,0 +1,165 @@
+"""Invariants of extraction, rendering and the guard on arbitrary message lists."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from synopsis.state import WorkingState, extract_working_state
+from synopsis.state.guard import guard_summary, pinned_facts
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.embedded import EmbeddedSummarizer
+
+# Words that exercise every pattern: rules, requests, corrections, values, decisions.
+WORDS = [
+    "Never", "never", "must", "don't", "only", "always", "prefer", "avoid", "make sure",
+    "不要", "必须", "只", "别", "务必", "禁止", "不是", "改成", "是", "预算", "端口",
+    "fix", "Please", "I want", "Now", "actually", "instead of", "change", "budget", "port",
+    "deadline", "by", "Friday", "I'll", "going with", "Next,", "use", "npm", "pnpm",
+    "$800", "five hundred dollars", "五百元", "PAY-4821", "#1234", "abc1234f", "commit",
+    "2.14.3", "8080", "9090", "2026-03-01", "March 3", "https://x.test/a", "src/a.py",
+    "README.md", "cus_Ab12Cd34Ef", "order", ".", "。", "?", "，", "\n", "- ", "`", "```",
+]  # fmt: skip
+
+sentences = st.lists(st.sampled_from(WORDS), max_size=14).map(" ".join)
+texts = st.one_of(sentences, st.text(max_size=40))
+call_ids = st.sampled_from(["c1", "c2", "c3", "", "c4"])
+tool_names = st.sampled_from(["read", "write", "edit", "bash", "grep", ""])
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=6,
+)
+
+
+@st.composite
+def tool_call(draw: st.DrawFn) -> dict[str, Any]:
+    arguments = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "path": st.sampled_from(["a.py", "b/c.ts", "a.py"]) | json_values,
+                "content": texts,
+                "command": texts,
+                "offset": st.integers(0, 9),
+            },
+        )
+        | json_values
+    )
+    return {
+        "type": "toolCall",
+        "id": draw(call_ids),
+        "name": draw(tool_names),
+        "arguments": arguments,
+    }
+
+
+blocks = st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, texts),
+    st.builds(lambda t: {"type": "thinking", "thinking": t}, texts),
+    tool_call(),
+    st.dictionaries(st.sampled_from(["type", "text", "id"]), json_values, max_size=3),
+)
+
+good_messages = st.one_of(
+    st.builds(lambda t: {"role": "user", "content": t}, texts),
+    st.builds(
+        lambda b, stop: {"role": "assistant", "content": b, "stopReason": stop},
+        st.lists(blocks, max_size=4),
+        st.sampled_from(["stop", "toolUse", "error", "aborted"]),
+    ),
+    st.builds(
+        lambda i, n, t, e: {
+            "role": "toolResult",
+            "toolCallId": i,
+            "toolName": n,
+            "content": [{"type": "text", "text": t}],
+            "isError": e,
+        },
+        call_ids,
+        tool_names,
+        texts,
+        st.booleans(),
+    ),
+    st.builds(
+        lambda c, o, x: {"role": "bashExecution", "command": c, "output": o, "exitCode": x},
+        texts,
+        texts,
+        st.none() | st.integers(0, 3),
+    ),
+    st.builds(lambda t: {"role": "branchSummary", "summary": t, "fromId": "x"}, texts),
+)
+any_messages = st.one_of(
+    good_messages,
+    st.dictionaries(st.sampled_from(["role", "content", "summary", "toolCallId"]), json_values),
+    json_values,
+)
+
+
+def _ids(count: int) -> list[str]:
+    return [f"e{i}" for i in range(count)]
+
+
+slow = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@slow
+@given(st.lists(any_messages, max_size=12))
+def test_extraction_never_raises_and_is_deterministic(messages: list[Any]) -> None:
+    first = extract_working_state(messages)
+    assert extract_working_state(messages) == first
+    data = orjson.dumps(first.to_json())
+    assert WorkingState.from_json(orjson.loads(data)) == first
+
+
+@slow
+@given(st.lists(good_messages, max_size=12), st.booleans())
+def test_merging_again_is_idempotent(messages: list[Any], with_ids: bool) -> None:
+    entry_ids = _ids(len(messages)) if with_ids else None
+    state = extract_working_state(messages, entry_ids=entry_ids)
+    assert extract_working_state(messages, entry_ids=entry_ids, previous=state) == state
+    assert extract_working_state([], previous=state) == state
+
+
+@slow
+@given(st.lists(good_messages, max_size=12), st.integers(0, 12))
+def test_extraction_in_two_pieces_equals_one(messages: list[Any], cut: int) -> None:
+    entry_ids = _ids(len(messages))
+    whole = extract_working_state(messages, entry_ids=entry_ids)
+    first = extract_working_state(messages[:cut], entry_ids=entry_ids[:cut])
+    rest = extract_working_state(messages[cut:], entry_ids=entry_ids[cut:], previous=first)
+    assert rest == whole
+
+
+@slow
+@given(st.lists(good_messages, max_size=10), st.sampled_from(list(SummaryKind)))
+def test_embedded_summary_keeps_every_current_rule(messages: list[Any], kind: SummaryKind) -> None:
+    request = SummaryRequest(kind, "", messages, max_tokens=50)
+    text = asyncio.run(EmbeddedSummarizer().summarize(request)).text
+    for rule in extract_working_state(messages).current_constraints():
+        assert rule.text in text
+
+
+@slow
+@given(st.lists(good_messages, max_size=10), texts)
+def test_guard_leaves_no_pinned_fact_out_and_is_idempotent(messages: list[Any], text: str) -> None:
+    state = extract_working_state(messages)
+    guarded = guard_summary(text, state)
+    for fact in pinned_facts(state):
+        assert " ".join(fact.text.split()) in " ".join(guarded.text.split())
+    again = guard_summary(guarded.text, state)
+    assert again.text == guarded.text
+
+
+@slow
+@given(st.lists(good_messages, max_size=10))
+def test_the_guard_finds_nothing_to_fix_in_an_embedded_summary(messages: list[Any]) -> None:
+    request = SummaryRequest(SummaryKind.HISTORY, "", messages, max_tokens=100_000)
+    text = asyncio.run(EmbeddedSummarizer().summarize(request)).text
+    checked = guard_summary(text, extract_working_state(messages))
+    assert checked.restored == () and checked.stale == ()
+    assert checked.text == text
