@@ -538,3 +538,32 @@ def test_a_failing_summarizer_is_reported_and_the_run_goes_on(
     assert compaction_entries(session) == []
     with pytest.raises(SummarizerError, match="switched off"):
         run(agent.compact())
+
+
+def test_checkpoint_can_travel_in_the_system_prompt(tmp_path: Path) -> None:
+    """With checkpoint_role="system" the checkpoint ends the system prompt instead of
+    opening the messages; the stored entry is the same."""
+    from synopsis.agent.replay import ReplayModel
+    from synopsis.session import open_session
+
+    def reply(text: str) -> Any:
+        return {
+            "role": "assistant",
+            "content": [{"type": "text", "text": text}],
+            "stopReason": "stop",
+        }
+
+    session = open_session(tmp_path / "s.jsonl", create=True)
+    settings = CompactionSettings(
+        reserve_tokens=1000, keep_recent_tokens=300, checkpoint_role="system"
+    )
+    model = ReplayModel([reply("x" * 4000) for _ in range(6)], context_window=4000)
+    agent = AgentSession(session, model, settings=settings, system_prompt="Be brief.")
+    for n in range(6):
+        asyncio.run(agent.prompt(f"question {n}"))
+    assert any(e["type"] == "compaction" for e in session.entries)
+    request = agent.build_request()
+    assert request.system_prompt is not None
+    assert request.system_prompt.startswith("Be brief.\n\n")
+    assert "<checkpoint>" in request.system_prompt
+    assert all("<checkpoint>" not in str(m.get("content")) for m in request.messages)

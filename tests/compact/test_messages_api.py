@@ -134,3 +134,34 @@ def test_unknown_role_and_format_are_clear_errors() -> None:
         compact_messages_sync([{"role": "wizard", "content": "x"}], summarizer=Recorder())
     with pytest.raises(ChatFormatError, match="unknown chat format"):
         compact_messages_sync([], summarizer=Recorder(), format="gemini")  # type: ignore[arg-type]
+
+
+def test_checkpoint_as_a_system_message() -> None:
+    first = compact_messages_sync(
+        openai_history(10),
+        summarizer=Recorder(),
+        keep_recent_tokens=600,
+        checkpoint_role="system",
+    )
+    assert [m["role"] for m in first.messages[:2]] == ["system", "system"]
+    assert first.messages[1]["content"] == DEFAULT_WRAPPING.wrap_compaction(first.summary or "")
+    again = compact_messages_sync(
+        first.messages + openai_history(6)[1:],
+        summarizer=Recorder(),
+        keep_recent_tokens=600,
+        previous_summary=first.summary,
+        checkpoint_role="system",
+    )
+    checkpoints = [
+        m
+        for m in again.messages
+        if str(m.get("content", "")).startswith(DEFAULT_WRAPPING.compaction_prefix)
+    ]
+    assert len(checkpoints) == 1 and checkpoints[0]["role"] == "system"
+    with pytest.raises(ChatFormatError, match="no system role"):
+        compact_messages_sync(
+            anthropic_history(3),
+            summarizer=Recorder(),
+            format="anthropic",
+            checkpoint_role="system",
+        )

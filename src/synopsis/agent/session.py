@@ -157,17 +157,32 @@ class AgentSession:
     def context_usage(self) -> ContextUsage:
         return ContextUsage(self.context_tokens().tokens, self.model.context_window, self.threshold)
 
-    def llm_messages(self) -> list[Any]:
+    def build_request(self) -> ChatRequest:
         """Exactly what the next model call will be sent.
 
-        When the context is over the threshold even after compacting (a huge tool result
-        in the kept part), the largest tool results are shortened in what is sent (never
-        in the session), so no request exceeds the window.
+        The checkpoint goes where ``settings.checkpoint_role`` says (a user message, or
+        the end of the system prompt). When the context is over the threshold even after
+        compacting (a huge tool result in the kept part), the largest tool results are
+        shortened in what is sent (never in the session), so no request exceeds the window.
         """
-        context = self.session.build_context()
-        messages = prepare_for_provider(convert_to_llm(context.messages, self.wrapping))
-        fixed = fixed_request_tokens(self.system_prompt, [t.spec for t in self.tools.values()])
-        return fit_tool_results(messages, self.threshold - fixed)
+        messages = self.session.build_context().messages
+        system_prompt = self.system_prompt
+        if (
+            self.settings.checkpoint_role == "system"
+            and messages
+            and messages[0].get("role") == "compactionSummary"
+        ):
+            checkpoint = self.wrapping.wrap_compaction(str(messages[0].get("summary", "")))
+            system_prompt = f"{system_prompt}\n\n{checkpoint}" if system_prompt else checkpoint
+            messages = messages[1:]
+        tools = [tool.spec for tool in self.tools.values()]
+        sent = prepare_for_provider(convert_to_llm(messages, self.wrapping))
+        fixed = fixed_request_tokens(system_prompt, tools)
+        return ChatRequest(system_prompt, fit_tool_results(sent, self.threshold - fixed), tools)
+
+    def llm_messages(self) -> list[Any]:
+        """The messages of :meth:`build_request`."""
+        return list(self.build_request().messages)
 
     # --- running ----------------------------------------------------------------------------
 
@@ -205,12 +220,7 @@ class AgentSession:
         return entry_id
 
     async def _call_model(self) -> AssistantMessage:
-        request = ChatRequest(
-            system_prompt=self.system_prompt,
-            messages=self.llm_messages(),
-            tools=[tool.spec for tool in self.tools.values()],
-        )
-        self._running = asyncio.ensure_future(self.model.complete(request))
+        self._running = asyncio.ensure_future(self.model.complete(self.build_request()))
         try:
             reply: AssistantMessage = await self._running
             return reply

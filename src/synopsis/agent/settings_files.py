@@ -34,10 +34,15 @@ _KEYS: dict[str, str] = {
     "keepRecentTokens": "keep_recent_tokens",
     "triggerFraction": "trigger_fraction",
     "keepRecentMessages": "keep_recent_messages",
+    "fullPassEvery": "full_pass_every",
+    "fullPassSummaryShare": "full_pass_summary_share",
+    "checkpointRole": "checkpoint_role",
 }
 """Key in the file → field of :class:`CompactionSettings`."""
 
-_OPTIONAL = frozenset({"triggerFraction", "keepRecentMessages"})
+_OPTIONAL = frozenset(
+    {"triggerFraction", "keepRecentMessages", "fullPassEvery", "fullPassSummaryShare"}
+)
 """Keys that may be ``null`` (not set; a project file can unset a global value this way)."""
 
 _SECTIONS = frozenset({"compaction"})
@@ -90,6 +95,10 @@ def _check(path: Path, key: str, value: Any) -> None:
     if key == "enabled":
         if not isinstance(value, bool):
             raise SettingsError(f"{where}: must be true or false, got {_show(value)}")
+        return
+    if key == "checkpointRole":
+        if value not in ("user", "system"):
+            raise SettingsError(f'{where}: must be "user" or "system", got {_show(value)}')
         return
     if isinstance(value, bool | str | list | dict):
         raise SettingsError(f"{where}: must be a number, got {_show(value)}")

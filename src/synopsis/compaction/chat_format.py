@@ -156,8 +156,10 @@ def read_chat_messages(messages: Sequence[Any], chat_format: ChatFormat) -> list
     return read
 
 
-def checkpoint_message(text: str, chat_format: ChatFormat) -> dict[str, Any]:
-    """The checkpoint as a user message of the given format."""
+def checkpoint_message(
+    text: str, chat_format: ChatFormat, role: Literal["user", "system"] = "user"
+) -> dict[str, Any]:
+    """The checkpoint as a message of the given format and role."""
     if chat_format == "anthropic":
-        return {"role": "user", "content": [{"type": "text", "text": text}]}
-    return {"role": "user", "content": text}
+        return {"role": role, "content": [{"type": "text", "text": text}]}
+    return {"role": role, "content": text}

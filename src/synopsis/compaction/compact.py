@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from synopsis._js import utf16_len
 from synopsis.compaction.file_ops import format_file_lists
 from synopsis.compaction.prepare import HISTORY_OUTPUT_SHARE, CompactionPreparation
 from synopsis.compaction.serialize import serialize_conversation
@@ -63,12 +64,78 @@ def summary_request(
     """A request carrying both the transcript a model reads and the structured messages."""
     return SummaryRequest(
         kind=kind,
-        conversation=serialize_conversation(convert_to_llm(messages, wrapping)),
+        conversation=serialize_conversation(
+            convert_to_llm(messages, wrapping), mark_untrusted=True
+        ),
         messages=tuple(messages),
         previous_summary=previous_summary,
         custom_instructions=custom_instructions,
         max_tokens=max(1, max_tokens),
     )
+
+
+def _transcript_tokens(message: AgentMessage, wrapping: SummaryWrapping) -> int:
+    text = serialize_conversation(convert_to_llm([message], wrapping))
+    return -(-utf16_len(text) // 4)
+
+
+def split_for_window(
+    messages: Sequence[AgentMessage], input_limit: int, wrapping: SummaryWrapping
+) -> list[list[AgentMessage]]:
+    """Consecutive chunks of ``messages`` whose transcripts fit ``input_limit`` tokens.
+
+    A single message larger than the limit is a chunk of its own (its transcript is
+    already bounded: tool results are cut to 2,000 characters).
+    """
+    chunks: list[list[AgentMessage]] = [[]]
+    size = 0
+    for message in messages:
+        tokens = _transcript_tokens(message, wrapping)
+        if chunks[-1] and size + tokens > input_limit:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(message)
+        size += tokens
+    return chunks
+
+
+async def summarize_in_chunks(
+    summarizer: Summarizer,
+    messages: Sequence[AgentMessage],
+    *,
+    previous_summary: str | None,
+    max_tokens: int,
+    input_limit: int | None,
+    custom_instructions: str | None,
+    wrapping: SummaryWrapping,
+) -> SummaryResult:
+    """Summarize ``messages``; in several calls when they exceed the summarizer's input.
+
+    Each chunk updates the summary of the chunks before it, so a transcript larger than
+    the summarizer's own window never makes the summary call overflow.
+    """
+    chunks = [list(messages)]
+    if input_limit is not None:
+        budget = max(1, input_limit - max_tokens - _summary_tokens(previous_summary))
+        chunks = split_for_window(messages, budget, wrapping)
+    summary = previous_summary
+    usage = SummaryUsage()
+    for chunk in chunks:
+        request = summary_request(
+            SummaryKind.UPDATE if summary else SummaryKind.HISTORY,
+            chunk,
+            max_tokens=max_tokens,
+            previous_summary=summary,
+            custom_instructions=custom_instructions,
+            wrapping=wrapping,
+        )
+        result = await summarizer.summarize(request)
+        summary, usage = result.text, usage + result.usage
+    return SummaryResult(summary or "", usage)
+
+
+def _summary_tokens(summary: str | None) -> int:
+    return -(-utf16_len(summary) // 4) if summary else 0
 
 
 def estimate_tokens_after(summary: str, kept: Sequence[AgentMessage]) -> int:
@@ -105,14 +172,19 @@ async def compact(
         history_limit = summary_max_tokens
         prefix_limit = int(summary_max_tokens * TURN_PREFIX_OUTPUT_SHARE / HISTORY_OUTPUT_SHARE)
     previous = preparation.previous_summary
-    history_request = summary_request(
-        SummaryKind.UPDATE if previous else SummaryKind.HISTORY,
-        preparation.messages_to_summarize,
-        max_tokens=history_limit,
-        previous_summary=previous,
-        custom_instructions=custom_instructions,
-        wrapping=wrapping,
-    )
+    input_limit = getattr(summarizer, "max_input_tokens", None)
+
+    async def history_summary() -> SummaryResult:
+        return await summarize_in_chunks(
+            summarizer,
+            preparation.messages_to_summarize,
+            previous_summary=previous,
+            max_tokens=history_limit,
+            input_limit=input_limit,
+            custom_instructions=custom_instructions,
+            wrapping=wrapping,
+        )
+
     prefix = preparation.turn_prefix_messages
     if preparation.is_split_turn and prefix:
         prefix_request = summary_request(
@@ -124,7 +196,7 @@ async def compact(
         )
         if preparation.messages_to_summarize:
             history, turn = await asyncio.gather(
-                summarizer.summarize(history_request), summarizer.summarize(prefix_request)
+                history_summary(), summarizer.summarize(prefix_request)
             )
         else:
             history = SummaryResult(previous or NO_PRIOR_HISTORY)
@@ -132,7 +204,7 @@ async def compact(
         text = history.text + TURN_PREFIX_SEPARATOR + turn.text
         usage = history.usage + turn.usage
     else:
-        history = await summarizer.summarize(history_request)
+        history = await history_summary()
         text, usage = history.text, history.usage
 
     read_files, modified_files = preparation.file_ops.file_lists()

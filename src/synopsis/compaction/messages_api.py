@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from synopsis.compaction.chat_format import (
     ChatFormat,
+    ChatFormatError,
     ReadMessage,
     checkpoint_message,
     read_chat_messages,
@@ -59,7 +60,7 @@ def _is_checkpoint(message: Any, text: str) -> bool:
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
         content = content[0].get("text")
-    return message.get("role") == "user" and content == text
+    return message.get("role") in ("user", "system") and content == text
 
 
 def _safe_cut(read: list[ReadMessage], cut: int) -> int:
@@ -84,15 +85,24 @@ async def compact_messages(
     format: ChatFormat = "openai",
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    checkpoint_role: Literal["user", "system"] = "user",
 ) -> CompactedMessages:
-    """Compact a chat message list (see the module docstring)."""
+    """Compact a chat message list (see the module docstring).
+
+    ``checkpoint_role="system"`` sends the checkpoint as a system message after the
+    leading ones (OpenAI format only: Anthropic's system prompt is not a message).
+    """
+    if checkpoint_role == "system" and format == "anthropic":
+        raise ChatFormatError(
+            "Anthropic messages have no system role: keep checkpoint_role='user', or put "
+            "the returned summary into the system parameter yourself"
+        )
     system, rest = _split_system(messages)
-    if (
-        previous_summary
-        and rest
-        and _is_checkpoint(rest[0], wrapping.wrap_compaction(previous_summary))
-    ):
-        rest = rest[1:]
+    if previous_summary:  # our own earlier checkpoint is not conversation to summarize
+        old = wrapping.wrap_compaction(previous_summary)
+        system = [message for message in system if not _is_checkpoint(message, old)]
+        if rest and _is_checkpoint(rest[0], old):
+            rest = rest[1:]
     read = read_chat_messages(rest, format)
     tokens_before = sum(estimate_tokens(r.message) for r in read)
     entries = [
@@ -111,7 +121,11 @@ async def compact_messages(
     kept = rest[kept_source:]
     if not to_summarize and not prefix:
         summary = previous_summary
-        head = [checkpoint_message(wrapping.wrap_compaction(summary), format)] if summary else []
+        head = (
+            [checkpoint_message(wrapping.wrap_compaction(summary), format, checkpoint_role)]
+            if summary
+            else []
+        )
         return CompactedMessages(
             summary, kept, system + head + kept, False, tokens_before, tokens_before
         )
@@ -144,7 +158,7 @@ async def compact_messages(
         wrapping=wrapping,
         summary_max_tokens=summary_max_tokens,
     )
-    head = [checkpoint_message(wrapping.wrap_compaction(result.summary), format)]
+    head = [checkpoint_message(wrapping.wrap_compaction(result.summary), format, checkpoint_role)]
     return CompactedMessages(
         result.summary,
         kept,

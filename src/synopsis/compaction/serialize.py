@@ -16,6 +16,10 @@ from synopsis._js import js_keys, js_stringify, utf16_len, utf16_prefix
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_arguments
 
 TOOL_RESULT_MAX_CHARS = 2000
+TOOL_RESULT_LABEL = "[Tool result]: "
+UNTRUSTED_TOOL_RESULT_LABEL = "[Tool result (untrusted data)]: "
+"""Used in what model summarizers read: tool output (files, web pages, command output)
+was written by no one we trust, and the label says so where the text stands."""
 
 
 def _tool_call_text(call: dict[str, Any]) -> str:
@@ -57,11 +61,14 @@ def _tool_result_text(message: Any) -> str:
     return text
 
 
-def iter_serialized_parts(messages: Iterable[Any]) -> Iterator[str]:
+def iter_serialized_parts(
+    messages: Iterable[Any], *, mark_untrusted: bool = False
+) -> Iterator[str]:
     """The parts of :func:`serialize_conversation`, one at a time, without the separators.
 
     Lets a caller measure or hash a huge transcript without holding all of it at once.
     """
+    result_label = UNTRUSTED_TOOL_RESULT_LABEL if mark_untrusted else TOOL_RESULT_LABEL
     for message in messages:
         role = role_of(message)
         if role == "user":
@@ -73,12 +80,16 @@ def iter_serialized_parts(messages: Iterable[Any]) -> Iterator[str]:
         elif role == "toolResult":
             text = _tool_result_text(message)
             if text:
-                yield "[Tool result]: " + text
+                yield result_label + text
 
 
 PART_SEPARATOR = "\n\n"
 
 
-def serialize_conversation(messages: Iterable[Any]) -> str:
-    """Render LLM messages (see :func:`synopsis.messages.convert_to_llm`) as a transcript."""
-    return PART_SEPARATOR.join(iter_serialized_parts(messages))
+def serialize_conversation(messages: Iterable[Any], *, mark_untrusted: bool = False) -> str:
+    """Render LLM messages (see :func:`synopsis.messages.convert_to_llm`) as a transcript.
+
+    ``mark_untrusted`` labels tool results as untrusted data (for model summarizers; the
+    plain label is Pi's transcript format).
+    """
+    return PART_SEPARATOR.join(iter_serialized_parts(messages, mark_untrusted=mark_untrusted))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from synopsis.errors import SettingsError
 
@@ -28,6 +29,9 @@ class CompactionSettings:
     full_pass_summary_share: float | None = 0.5
     """A full pass also runs once the previous summary uses more than this share of the
     summary budget (80% of ``reserve_tokens``); None: never."""
+    checkpoint_role: Literal["user", "system"] = "user"
+    """How the checkpoint reaches the model: as a user message (Pi's way, the default) or
+    appended to the system prompt. The stored entry is the same either way."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.enabled, bool):
@@ -40,6 +44,10 @@ class CompactionSettings:
             _require_int("full_pass_every", self.full_pass_every, minimum=1)
         _require_fraction("full_pass_summary_share", self.full_pass_summary_share)
         _require_fraction("trigger_fraction", self.trigger_fraction)
+        if self.checkpoint_role not in ("user", "system"):
+            raise SettingsError(
+                f"checkpoint_role must be 'user' or 'system', got {self.checkpoint_role!r}"
+            )
 
     def threshold(self, context_window: int) -> int:
         """The context size above which compaction triggers for ``context_window``."""

@@ -67,6 +67,7 @@ class AnthropicSummarizer:
         base_url: str | None = None,
         api_key: str | None = None,
         max_output_tokens: int | None = None,
+        max_input_tokens: int | None = None,
         temperature: float | Literal["auto"] | None = "auto",
         timeout: float = 120.0,
         retry: RetryPolicy | None = None,
@@ -82,6 +83,9 @@ class AnthropicSummarizer:
         if key is None and not os.environ.get(TOKEN_ENV):
             raise missing_key_error("Anthropic", model, KEY_ENV)
         self.model = model
+        self.max_input_tokens = max_input_tokens
+        """The most transcript tokens one call may carry; longer ones are summarized in
+        chunks by :func:`synopsis.compaction.compact.compact` (``None``: no limit)."""
         self.base_url = resolved_base or ANTHROPIC_BASE_URL
         self.max_output_tokens = max_output_tokens
         self.temperature: float | None = (

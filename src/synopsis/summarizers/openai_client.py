@@ -78,6 +78,7 @@ class OpenAISummarizer:
         base_url: str | None = None,
         api_key: str | None = None,
         max_output_tokens: int | None = None,
+        max_input_tokens: int | None = None,
         temperature: float | None = 0.0,
         timeout: float = 120.0,
         retry: RetryPolicy | None = None,
@@ -94,6 +95,9 @@ class OpenAISummarizer:
         if key is None:
             raise missing_key_error("OpenAI", model, KEY_ENV)
         self.model = model
+        self.max_input_tokens = max_input_tokens
+        """The most transcript tokens one call may carry; longer ones are summarized in
+        chunks by :func:`synopsis.compaction.compact.compact` (``None``: no limit)."""
         self.base_url = resolved_base or OPENAI_BASE_URL
         self.max_output_tokens = max_output_tokens
         self.temperature = temperature
