@@ -64,6 +64,15 @@ def _parse_arguments(raw: Any) -> dict[str, Any]:
     return {}
 
 
+def _tool_call(call_id: Any, name: Any, arguments: Any) -> dict[str, Any]:
+    return {
+        "type": "toolCall",
+        "id": str(call_id),
+        "name": str(name),
+        "arguments": _parse_arguments(arguments),
+    }
+
+
 def _read_openai(index: int, message: dict[str, Any]) -> list[AgentMessage]:
     role = message.get("role")
     if role in ("user", "developer", "system"):
@@ -74,12 +83,7 @@ def _read_openai(index: int, message: dict[str, Any]) -> list[AgentMessage]:
         for call in message.get("tool_calls") or []:
             function = call.get("function") or {}
             blocks.append(
-                {
-                    "type": "toolCall",
-                    "id": str(call.get("id")),
-                    "name": str(function.get("name")),
-                    "arguments": _parse_arguments(function.get("arguments")),
-                }
+                _tool_call(call.get("id"), function.get("name"), function.get("arguments"))
             )
         return [_message(role="assistant", content=blocks, stopReason="stop")]
     if role == "tool":
@@ -108,14 +112,7 @@ def _read_anthropic(index: int, message: dict[str, Any]) -> list[AgentMessage]:
             elif kind == "thinking":
                 converted.append({"type": "thinking", "thinking": str(block.get("thinking", ""))})
             elif kind == "tool_use":
-                converted.append(
-                    {
-                        "type": "toolCall",
-                        "id": str(block.get("id")),
-                        "name": str(block.get("name")),
-                        "arguments": _parse_arguments(block.get("input")),
-                    }
-                )
+                converted.append(_tool_call(block.get("id"), block.get("name"), block.get("input")))
         return [_message(role="assistant", content=converted, stopReason="stop")]
     if role == "user":
         read: list[AgentMessage] = []

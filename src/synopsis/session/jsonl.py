@@ -272,6 +272,17 @@ def parse_session(
     loads as an empty session (Pi's behaviour, minus the overwrite); by default it is an
     error. ``new_id`` makes the ids created by v1 migration deterministic.
     """
+    with gc_paused():  # parsing builds millions of acyclic objects: nothing for gc to find
+        return _parse_session(data, path, strict, invalid_header, new_id)
+
+
+def _parse_session(
+    data: bytes,
+    path: str | None,
+    strict: bool,
+    invalid_header: InvalidHeaderPolicy,
+    new_id: Callable[[], str] | None,
+) -> LoadedSession:
     skipped: list[SkippedLine] = []
     header: dict[str, Any] | None = None
     entries: list[Entry] = []
@@ -347,11 +358,13 @@ def read_session_file(
 ) -> LoadedSession:
     """Read and parse a session file. The file is opened read-only and never modified."""
     name = os.fspath(path)
-    data = read_file_bytes(name)
-    with gc_paused():  # parsing builds millions of acyclic objects: nothing for gc to find
-        return parse_session(
-            data, path=name, strict=strict, invalid_header=invalid_header, new_id=new_id
-        )
+    return parse_session(
+        read_file_bytes(name),
+        path=name,
+        strict=strict,
+        invalid_header=invalid_header,
+        new_id=new_id,
+    )
 
 
 def read_file_bytes(path: str | os.PathLike[str]) -> bytes:

@@ -21,12 +21,21 @@ CONSTRAINT_EN = re.compile(
     r"prefer(?:s|red|ably)?|avoid|make sure|ensure|should(?:n['’]t)?|needs to|"
     r"ha(?:ve|s) to|no more than|at most|at least|not allowed|forbidden|"
     r"under no circumstances|without|mandatory|required|"
-    r"keep\b[^.!?\n]{0,40}?\b(?:under|below|within|less than)|stay (?:under|within|below))\b"
+    r"keep\b[^.!?\n]{0,40}?\b(?:under|below|within|less than)|stay (?:under|within|below)|"
+    # "I'd like X to be …" states how things should be; "I'd like you to …" is a request.
+    rf"i(?:{_APOS}d| would) rather|i(?:{_APOS}d| would) like\b(?! to\b)[^.!?\n]{{0,60}}?\bto be)\b"
 )
 CONSTRAINT_ZH = re.compile(
     r"不要|必须|务必|禁止|一定|不能|不得|请勿|不准|不许|千万|绝不|绝对不|决不|避免|确保|只|仅|"
     r"(?<![分特区类级识告个])别(?![人的])|不可|严禁|总是|始终|永远|每次都|优先|偏好|尽量|"
-    r"不超过|至少|最多|以内|保持"
+    r"不超过|至少|最多|以内|保持|"
+    # Preferences and standing rules, each held to the wording that states one: "我希望"
+    # but not "希望不大", "统一用" but not "统一的接口", "一律" but not "千篇一律".
+    r"我们?(?:更|比较|还是|最|不太?|很)?喜欢|更喜欢|"
+    r"我们?(?:更|还是|真心|非常|很|只|一直)?希望|希望(?:你|您|能|可以|以后|每次|所有|都|尽量|不要)|"
+    r"(?<!千篇)一律|统一(?:用|使用|采用|改|换|命名|放|写|成|为|走|按|以|格式|风格|到)|"
+    r"最好(?:用|使用|是|别|不要|能|先|在|把|都|只|还是)|倾向于|"
+    r"我们?(?:一般|通常)?习惯(?:用|使用|把|在|先|于)"
 )
 NOT_A_RULE = re.compile(
     rf"\b(?:i|we)\s+(?:really\s+|just\s+)?(?:do not|don{_APOS}?t)\s+"
@@ -191,6 +200,12 @@ SYMBOLIC = re.compile(
             r"(?P<path>(?<![/.:@~-])(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*)",
             rf"(?P<file>[\w-]+(?:\.[\w-]+)*\.(?:{_EXT})){_B1}",
             rf"(?P<sha>(?=[0-9a-f]{{0,39}}\d)(?=[0-9a-f]{{0,39}}[a-f])[0-9a-f]{{7,40}}){_B1}",
+            # Carrier tracking numbers, serials, confirmation codes: upper case, 10-40
+            # characters, at least two digits and a letter. Not a piece of a file name,
+            # path or dashed token (``REPORT2024Q1.PDF``, ``SN-…``); words have no digits
+            # and shas are lower case.
+            r"(?<![-./:@#])(?P<code>(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[A-Z0-9]{10,40})"
+            rf"{_B1}(?![-./][A-Za-z0-9])",
         )
     )
     + ")"
@@ -266,6 +281,7 @@ _GROUP_KIND = {
     "path": "path",
     "file": "path",
     "sha": "sha",
+    "code": "id",
 }
 _NOT_TICKETS = frozenset(
     {"UTF", "SHA", "ISO", "TLS", "SSL", "ES", "TS", "HTTP", "MD", "AES", "RSA", "GPT", "UTC",

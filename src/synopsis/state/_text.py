@@ -12,15 +12,8 @@ import re
 
 MAX_SENTENCE = 300
 """Longest constraint, goal or decision text kept (a verbatim window of the sentence)."""
-MAX_ERROR_LINE = 300
 
 _WS = re.compile(r"\s+")
-_ERROR_WORDS = re.compile(
-    r"error|fail|exception|traceback|cannot|can't|could not|couldn't|not found|no such|"
-    r"denied|invalid|refused|timed? ?out|exited with code|panic|fatal|missing|"
-    r"错误|失败|异常|报错",
-    re.IGNORECASE,
-)
 
 
 def normalize_ws(text: str) -> str:
@@ -86,26 +79,6 @@ def find_value(text: str, value: str, start: int = 0) -> int:
 
 def contains_value(text: str, value: str) -> bool:
     return find_value(text, value) >= 0
-
-
-def first_error_line(text: str) -> str:
-    """The line of a failed tool's output that says what went wrong, verbatim (capped).
-
-    The first line naming an error, else the first non-empty line: build tools often print
-    a banner before the message that matters.
-    """
-    first = ""
-    for count, raw in enumerate(text[:20000].splitlines()):
-        line = raw.strip()
-        if not line:
-            continue
-        if not first:
-            first = line
-        if _ERROR_WORDS.search(line):
-            return cap(line, MAX_ERROR_LINE)
-        if count > 200:
-            break
-    return cap(first, MAX_ERROR_LINE) if first else "(no error message)"
 
 
 # --- sentences ------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from synopsis.messages import text_of, tool_arguments
-from synopsis.state._text import cap, digest, first_error_line, sha256
+from synopsis.state._errors import first_error_line
+from synopsis.state._text import cap, digest, sha256
 from synopsis.state.model import FileRecord, ToolCallRecord, ToolStatus, WorkingState
 
 MAX_OK_CALLS = 400

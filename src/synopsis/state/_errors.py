@@ -1,0 +1,145 @@
+"""The line of a failed tool's output that says why it failed, verbatim.
+
+Once a raw tool result is compacted away, this one line is all that is left of the
+failure, so it has to be the *reason*, not a banner. Where the reason stands depends on
+the tool: a Python traceback ends with it (its first line is only the header), pytest
+marks it with ``E`` under a ``FAILURES`` banner, Node prints it right above the ``at …``
+frames (after echoing the source line that threw), and most other tools print it as the
+first line naming an error. Each is recognised here; the line returned is always a line
+of the output (stripped, capped), never a rewording, so a tool's own message stays
+verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synopsis.state._text import cap
+
+MAX_ERROR_LINE = 300
+NO_ERROR_MESSAGE = "(no error message)"
+
+_HEAD_CHARS = 20000
+"""How much of the output the generic scan reads: the message is near the top."""
+_HEAD_LINES = 200
+_TRACE_CHARS = 200_000
+"""How far after a traceback header its exception line is looked for."""
+_TRACE_LINES = 5000
+_MAX_TRACEBACKS = 20
+_JS_LOOKBACK = 20000
+"""How far above the first stack frame a Node error's header is looked for."""
+
+_ERROR_WORDS = re.compile(
+    r"error|fail|exception|traceback|cannot|can't|could not|couldn't|not found|no such|"
+    r"denied|invalid|refused|timed? ?out|exited with code|panic|fatal|missing|"
+    r"错误|失败|异常|报错",
+    re.IGNORECASE,
+)
+_BANNER = re.compile(r"^[=_*-]{3,}.*[=_*-]{3,}$|^[=_*-]{3,}$")
+"""``==== FAILURES ====`` and rules: headings of a report, not its message."""
+
+_PY_HEADER = "Traceback (most recent call last):"
+_PYTEST_E = re.compile(r"^E {2,}\S", re.MULTILINE)
+_JS_FRAME = re.compile(
+    r"^[ \t]+at [^\n]*?(?::\d+:\d+\)?|\((?:native|<anonymous>)\))[ \t]*\r?$", re.MULTILINE
+)
+_JS_HEADER = re.compile(
+    r"^[ \t]*(?:Uncaught )?(?:[\w$]+\.)*[\w$]*(?:Error|Exception)(?: \[[\w.-]+\])?:(?:[ \t]|\r?$)",
+    re.MULTILINE,
+)
+
+
+def first_error_line(text: str) -> str:
+    """The line of a failed tool's output that says what went wrong, verbatim (capped)."""
+    line = _pytest_line(text) or _python_exception(text) or _node_error(text)
+    if line is None:
+        line = _first_named_error(text)
+    return cap(line, MAX_ERROR_LINE) if line else NO_ERROR_MESSAGE
+
+
+def _pytest_line(text: str) -> str | None:
+    """Pytest's first ``E   …`` line: the assertion or exception of the first failure."""
+    match = _PYTEST_E.search(text)
+    if match is None:
+        return None
+    end = text.find("\n", match.start())
+    return text[match.start() : end if end >= 0 else len(text)].strip()
+
+
+def _python_exception(text: str) -> str | None:
+    """The exception line that ends the last complete Python traceback in ``text``.
+
+    With chained exceptions the last traceback is the one that propagated. Its frames are
+    indented under the header; the first line back at the header's indentation is the
+    exception (later lines, like psycopg's ``LINE 1: …``, only continue it). A prefix the
+    tool puts before every line (``remote: ``) is allowed.
+    """
+    at = text.rfind(_PY_HEADER)
+    for _ in range(_MAX_TRACEBACKS):
+        if at < 0:
+            return None
+        line = _exception_after(text, at)
+        if line is not None:
+            return line
+        at = text.rfind(_PY_HEADER, 0, at)
+    return None
+
+
+def _exception_after(text: str, at: int) -> str | None:
+    prefix = text[text.rfind("\n", 0, at) + 1 : at]
+    start = text.find("\n", at)
+    if start < 0:
+        return None
+    body = text[start + 1 : start + 1 + _TRACE_CHARS]
+    for count, raw in enumerate(body.split("\n")):
+        if count > _TRACE_LINES or not raw.startswith(prefix):
+            return None
+        rest = raw[len(prefix) :]
+        if not rest.strip():
+            continue
+        if not rest[0].isspace():
+            return rest.strip()
+    return None
+
+
+def _node_error(text: str) -> str | None:
+    """The ``Name: message`` line right above the first ``at …`` frame of a JS stack.
+
+    Node first echoes the source line that threw (``throw new Error(…)``) with a caret;
+    the header below it is the message. When the header only introduces the message
+    (``TSError: ⨯ Unable to compile TypeScript:``), the line after it that names an error
+    (the compiler's diagnostic) is the reason.
+    """
+    frame = _JS_FRAME.search(text)
+    if frame is None:
+        return None
+    low = text.rfind("\n", 0, max(0, frame.start() - _JS_LOOKBACK)) + 1
+    headers = list(_JS_HEADER.finditer(text, low, frame.start()))
+    if not headers:
+        return None
+    start = headers[-1].start()
+    end = text.find("\n", start)
+    line = text[start:end].strip()
+    if line.endswith(":"):
+        for following in text[end + 1 : frame.start()].split("\n"):
+            following = following.strip()
+            if following and _ERROR_WORDS.search(following):
+                return following
+    return line
+
+
+def _first_named_error(text: str) -> str:
+    """The first line naming an error, else the first non-empty line: build tools often
+    print a banner before the message that matters."""
+    first = ""
+    for count, raw in enumerate(text[:_HEAD_CHARS].splitlines()):
+        line = raw.strip()
+        if not line:
+            continue
+        if not first:
+            first = line
+        if _ERROR_WORDS.search(line) and not _BANNER.match(line):
+            return line
+        if count > _HEAD_LINES:
+            break
+    return first
