@@ -38,7 +38,13 @@ def cell(report: dict[str, Any], compactor: str, budget: float, round_: int) -> 
 def test_json_report() -> None:
     report = json.loads(run(*SMALL, "--json").stdout)
     assert report["version"] == 1
-    assert report["config"]["compactors"] == ["truncation", "summary", "guarded"]
+    assert report["config"]["compactors"] == [
+        "truncation",
+        "lead",
+        "lead+guard",
+        "summary",
+        "guarded",
+    ]
     assert report["config"]["budgets"] == [0.15, 0.3]
     assert [s["name"] for s in report["scenarios"]] == [
         "coding-en-s7",
@@ -46,8 +52,8 @@ def test_json_report() -> None:
         "support-en-s7",
         "support-zh-s7",
     ]
-    assert len(report["cells"]) == 3 * 2 * 2
-    assert len(report["runs"]) == 3 * 2 * 4 * 2
+    assert len(report["cells"]) == 5 * 2 * 2
+    assert len(report["runs"]) == 5 * 2 * 4 * 2
     canaries = {s["name"]: len(s["canaries"]) for s in report["scenarios"]}
     for run_ in report["runs"]:
         assert len(run_["scores"]) <= canaries[run_["scenario"]]
@@ -104,3 +110,14 @@ def test_a_model_compactor_runs_in_the_same_table(llm_server: LLMServer) -> None
     model = cell(report, "model:openai:scripted", 0.2, 2)
     assert model["rules"]["rate"] == 1.0  # the guard restored what the model dropped
     assert llm_server.requests
+
+
+def test_the_guard_rescues_a_lossy_summarizer() -> None:
+    """`lead` keeps only the opening of what it summarizes and loses rules round after
+    round; the same summarizer behind the guard keeps every one."""
+    args = ["--rounds", "3", "--budgets", "10%", "--seeds", "1", "--styles", "coding"]
+    args += ["--languages", "en", "--compactors", "lead,lead+guard", "--json"]
+    report = json.loads(run(*args).stdout)
+    for round_ in (2, 3):
+        assert cell(report, "lead", 0.1, round_)["rules"]["rate"] < 0.5
+        assert cell(report, "lead+guard", 0.1, round_)["rules"]["rate"] == 1.0

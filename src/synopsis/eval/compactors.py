@@ -5,6 +5,9 @@
   without compaction does when it runs out of room.
 * ``summary`` — the embedded summarizer, guard off: its text as written.
 * ``guarded`` — the embedded summarizer with the summary guard (synopsis's default).
+* ``lead`` / ``lead+guard`` — a deliberately careless summarizer that keeps the opening
+  of what it is given (previous summary first) up to its size limit, without and with the
+  guard: the lossy, drifting summary that seed 004 measures, and what the guard saves of it.
 * ``model:PROVIDER:MODEL`` — a model summarizer (:func:`make_summarizer`), guard on.
 
 Each run gets its own state (a :class:`CompactorRun`), because a compactor that compacts
@@ -26,9 +29,9 @@ from synopsis.errors import CompactionError, SettingsError
 from synopsis.messages import AgentMessage
 from synopsis.session.context import entry_message
 from synopsis.session.tree import Session
-from synopsis.summarizers.base import Summarizer
+from synopsis.summarizers.base import Summarizer, SummaryRequest, SummaryResult
 
-BUILTIN_COMPACTORS = ("truncation", "summary", "guarded")
+BUILTIN_COMPACTORS = ("truncation", "lead", "lead+guard", "summary", "guarded")
 DEFAULT_COMPACTORS = BUILTIN_COMPACTORS
 MODEL_PREFIX = "model:"
 
@@ -121,6 +124,19 @@ class _TruncationRun:
         return messages
 
 
+class LeadSummarizer:
+    """Keeps the first ``max_tokens`` worth of the previous summary and the transcript.
+
+    A stand-in for a summary that is short on room and long on the beginning: what comes
+    late is lost, and each round compresses the previous round's text again.
+    """
+
+    async def summarize(self, request: SummaryRequest) -> SummaryResult:
+        parts = [request.previous_summary or "", request.conversation]
+        text = "\n\n".join(part for part in parts if part)
+        return SummaryResult(text[: request.max_tokens * 4])
+
+
 def _embedded() -> Summarizer:
     from synopsis.summarizers.embedded import EmbeddedSummarizer
 
@@ -132,6 +148,10 @@ def make_compactor(name: str, *, base_url: str | None = None) -> Compactor:
     name = name.strip()
     if name == "truncation":
         return Compactor(name, _TruncationRun)
+    if name == "lead":
+        return Compactor(name, lambda: _SummaryRun(LeadSummarizer(), guard=False))
+    if name == "lead+guard":
+        return Compactor(name, lambda: _SummaryRun(LeadSummarizer(), guard=True))
     if name == "summary":
         return Compactor(name, lambda: _SummaryRun(_embedded(), guard=False))
     if name == "guarded":
