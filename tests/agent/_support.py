@@ -2,43 +2,44 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
+
+import pytest
 
 from synopsis.agent.anthropic_model import AnthropicChatModel
 from synopsis.agent.events import AgentEvent
-from synopsis.agent.model import Tool
+from synopsis.agent.model import ChatRequest, Tool
 from synopsis.agent.openai_model import OpenAIChatModel
 from synopsis.messages import role_of
 from synopsis.session.store import FileSession, open_session
 from synopsis.summarizers._retry import RetryPolicy
 from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
-from tests.llm_server import LLMServer, RecordedRequest
+from tests.llm_server import LLMServer, Protocol, RecordedRequest
+from tests.summarizers._support import PROTOCOLS as PROTOCOLS
+from tests.summarizers._support import RecordingSleep, base_url, run
 
 T = TypeVar("T")
-Protocol = Literal["openai", "anthropic"]
-PROTOCOLS: tuple[Protocol, ...] = ("openai", "anthropic")
 
 NO_JITTER = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=10.0, jitter=0.0)
 SYSTEM_PROMPT = "You are a careful agent. Use the tools when you need facts."
 
+MODEL: dict[Protocol, str] = {"openai": "test-model", "anthropic": "claude-test"}
+"""The model name :func:`chat_model` gives each protocol's model."""
+CHAT_MODEL: dict[Protocol, type[OpenAIChatModel] | type[AnthropicChatModel]] = {
+    "openai": OpenAIChatModel,
+    "anthropic": AnthropicChatModel,
+}
+KEY_ENV: dict[Protocol, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
-class RecordingSleep:
-    """An injected ``sleep`` that records the delays asked for and returns at once."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.delays.append(seconds)
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)
+PROVIDER_ENVIRONMENT: dict[Protocol, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"),
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"),
+}
+"""Variables through which each SDK could pick up a key or a server of the machine."""
 
 
 def chat_model(
@@ -52,23 +53,31 @@ def chat_model(
 ) -> OpenAIChatModel | AnthropicChatModel:
     """The real SDK model for ``protocol``, pointed at ``server``."""
     options.setdefault("api_key", "test-key")
-    if protocol == "openai":
-        return OpenAIChatModel(
-            "test-model",
-            context_window=context_window,
-            base_url=server.openai_url,
-            retry=retry,
-            sleep=sleep or RecordingSleep(),
-            **options,
-        )
-    return AnthropicChatModel(
-        "claude-test",
+    return CHAT_MODEL[protocol](
+        MODEL[protocol],
         context_window=context_window,
-        base_url=server.anthropic_url,
+        base_url=base_url(server, protocol),
         retry=retry,
         sleep=sleep or RecordingSleep(),
         **options,
     )
+
+
+def clear_environment(monkeypatch: pytest.MonkeyPatch, *protocols: Protocol) -> None:
+    """Remove the keys and base URLs ``protocols``' SDKs would read from the environment."""
+    for protocol in protocols:
+        for name in PROVIDER_ENVIRONMENT[protocol]:
+            monkeypatch.delenv(name, raising=False)
+
+
+def user(text: str) -> Any:
+    return {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
+
+
+def ask(server: LLMServer, protocol: Protocol, *messages: Any, **options: Any) -> Any:
+    """One ``complete`` of a fresh ``protocol`` model on ``server`` (default: a "hi")."""
+    request = ChatRequest(None, list(messages) or [user("hi")])
+    return run(chat_model(server, protocol, **options).complete(request))
 
 
 def new_session(tmp_path: Path, name: str = "session.jsonl") -> FileSession:

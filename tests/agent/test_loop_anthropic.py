@@ -1,59 +1,38 @@
-"""The Anthropic chat model: the real ``anthropic`` SDK over real HTTP to llm_server."""
+"""The Anthropic chat model: the real ``anthropic`` SDK over real HTTP to llm_server.
+
+What both chat models do alike is tested for each in ``test_chat_models.py``.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from synopsis.agent.anthropic_model import AnthropicChatModel, to_anthropic_messages
-from synopsis.agent.model import ChatModel, ChatRequest, Tool
+from synopsis.agent.anthropic_model import to_anthropic_messages
+from synopsis.agent.model import ChatRequest, Tool
 from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
-from synopsis.errors import SettingsError, SynopsisError
 from tests.agent._support import (
     SYSTEM_PROMPT,
-    RecordingSleep,
+    ask,
     assert_wire_paired,
     chat_model,
+    clear_environment,
     file_messages,
     file_tool,
     new_session,
     run,
+    user,
 )
 from tests.llm_server import LLMServer, RecordedRequest, Reply, ToolCall
+from tests.summarizers._support import CACHED_USAGE, anthropic_message
 
 
 @pytest.fixture(autouse=True)
 def _no_anthropic_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def model(server: LLMServer, **options: Any) -> AnthropicChatModel:
-    built = chat_model(server, "anthropic", **options)
-    assert isinstance(built, AnthropicChatModel)
-    return built
-
-
-def user(text: str) -> Any:
-    return {"role": "user", "content": [{"type": "text", "text": text}]}
-
-
-def ask(server: LLMServer, **options: Any) -> Any:
-    return run(model(server, **options).complete(ChatRequest("sys", [user("hi")])))
-
-
-def test_it_is_a_chat_model(llm_server: LLMServer) -> None:
-    built = model(llm_server, context_window=100_000)
-    assert isinstance(built, ChatModel)
-    assert (built.provider, built.model_id, built.context_window) == (
-        "anthropic",
-        "claude-test",
-        100_000,
-    )
+    clear_environment(monkeypatch, "anthropic")
 
 
 def test_tool_loop_merges_the_results_of_one_turn(llm_server: LLMServer, tmp_path: Path) -> None:
@@ -77,7 +56,10 @@ def test_tool_loop_merges_the_results_of_one_turn(llm_server: LLMServer, tmp_pat
     )
     session = new_session(tmp_path)
     agent = AgentSession(
-        session, model(llm_server), tools=[file_tool(files)], system_prompt=SYSTEM_PROMPT
+        session,
+        chat_model(llm_server, "anthropic"),
+        tools=[file_tool(files)],
+        system_prompt=SYSTEM_PROMPT,
     )
     final = run(agent.prompt("Read a.py and b.py"))
 
@@ -195,33 +177,14 @@ def test_conversion_merges_roles_and_drops_what_cannot_be_sent() -> None:
     ]
 
 
-def message_body(content: list[Any], stop: str, usage: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": content,
-        "stop_reason": stop,
-        "stop_sequence": None,
-        "usage": usage,
-    }
-
-
 def test_usage_keeps_cache_reads_and_writes(llm_server: LLMServer) -> None:
-    usage = {
-        "input_tokens": 120,
-        "output_tokens": 30,
-        "cache_read_input_tokens": 5000,
-        "cache_creation_input_tokens": 700,
-    }
     content = [
         {"type": "thinking", "thinking": "let me think", "signature": "sig-1"},
         {"type": "redacted_thinking", "data": "opaque"},
         {"type": "text", "text": "answer"},
     ]
-    llm_server.enqueue(Reply(body=message_body(content, "end_turn", usage)))
-    reply = ask(llm_server)
+    llm_server.enqueue(Reply(body=anthropic_message(content, CACHED_USAGE)))
+    reply = ask(llm_server, "anthropic")
     assert reply["usage"] == {
         "input": 120,
         "output": 30,
@@ -250,68 +213,26 @@ def test_usage_keeps_cache_reads_and_writes(llm_server: LLMServer) -> None:
 )
 def test_stop_reasons(llm_server: LLMServer, stop: str, expected: str) -> None:
     usage = {"input_tokens": 5, "output_tokens": 1}
-    llm_server.enqueue(Reply(body=message_body([{"type": "text", "text": "x"}], stop, usage)))
-    assert ask(llm_server)["stopReason"] == expected
-
-
-def test_prompt_too_long_is_returned_and_not_retried(llm_server: LLMServer) -> None:
-    sleep = RecordingSleep()
-    message = "prompt is too long: 213462 tokens > 200000 maximum"
-    llm_server.enqueue(Reply.error(400, message), Reply(text="never"))
-    reply = ask(llm_server, sleep=sleep)
-    assert (reply["stopReason"], reply["errorMessage"]) == ("error", message)
-    assert is_context_overflow(reply)
-    assert len(llm_server.requests) == 1 and sleep.delays == []
+    llm_server.enqueue(Reply(body=anthropic_message([{"type": "text", "text": "x"}], usage, stop)))
+    assert ask(llm_server, "anthropic")["stopReason"] == expected
 
 
 def test_request_too_large_413_is_recognised_by_its_type(llm_server: LLMServer) -> None:
     llm_server.enqueue(Reply.error(413, "Request exceeds the maximum size"))
-    reply = ask(llm_server)
+    reply = ask(llm_server, "anthropic")
     assert reply["errorMessage"] == "Request exceeds the maximum size (request_too_large)"
     assert is_context_overflow(reply)
 
 
-def test_overloaded_is_retried(llm_server: LLMServer) -> None:
-    sleep = RecordingSleep()
-    llm_server.enqueue(Reply.error(529, "Overloaded"), Reply(text="ok"))
-    reply = ask(llm_server, sleep=sleep)
-    assert reply["content"] == [{"type": "text", "text": "ok"}]
-    assert sleep.delays == [0.5]
-
-
 def test_output_limit_is_the_smaller_of_model_and_request(llm_server: LLMServer) -> None:
     llm_server.enqueue(Reply(text="a"), Reply(text="b"))
-    built = model(llm_server, max_output_tokens=1000, temperature=0.3)
+    built = chat_model(llm_server, "anthropic", max_output_tokens=1000, temperature=0.3)
     run(built.complete(ChatRequest(None, [user("x")])))
     run(built.complete(ChatRequest(None, [user("x")], max_tokens=200)))
     first, second = llm_server.requests
     assert first.body["max_tokens"] == 1000 and second.body["max_tokens"] == 200
     assert first.body["temperature"] == 0.3
     assert "system" not in first.body and "tools" not in first.body
-
-
-def test_cancellation_propagates(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(text="late", delay=3.0))
-    slow = model(llm_server)
-
-    async def scenario() -> None:
-        task = asyncio.ensure_future(slow.complete(ChatRequest(None, [user("hi")])))
-        while not llm_server.requests:
-            await asyncio.sleep(0.01)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    run(scenario())
-
-
-def test_construction_errors(llm_server: LLMServer) -> None:
-    with pytest.raises(SettingsError, match="context_window"):
-        AnthropicChatModel("c", context_window=-5, base_url=llm_server.url)
-    with pytest.raises(SettingsError, match="max_output_tokens"):
-        AnthropicChatModel("c", context_window=5, base_url=llm_server.url, max_output_tokens=0)
-    with pytest.raises(SynopsisError, match="ANTHROPIC_API_KEY"):
-        AnthropicChatModel("c", context_window=10)
 
 
 def test_a_tool_error_result_is_flagged_on_the_wire(llm_server: LLMServer, tmp_path: Path) -> None:
@@ -322,7 +243,9 @@ def test_a_tool_error_result_is_flagged_on_the_wire(llm_server: LLMServer, tmp_p
         Reply(tool_calls=[ToolCall("query", {"id": 7}, "toolu_q")]), Reply(text="ok")
     )
     agent = AgentSession(
-        new_session(tmp_path), model(llm_server), tools=[Tool("query", "Query.", fails)]
+        new_session(tmp_path),
+        chat_model(llm_server, "anthropic"),
+        tools=[Tool("query", "Query.", fails)],
     )
     run(agent.prompt("look up row 7"))
     [result] = llm_server.requests[1].messages[-1]["content"]
@@ -332,10 +255,3 @@ def test_a_tool_error_result_is_flagged_on_the_wire(llm_server: LLMServer, tmp_p
         "content": [{"type": "text", "text": "ValueError: no such row"}],
         "is_error": True,
     }
-
-
-def test_a_reply_in_another_format_is_an_error_reply(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(body={"choices": []}))
-    reply = ask(llm_server)
-    assert reply["stopReason"] == "error"
-    assert reply["errorMessage"].startswith("the server's reply is not in the expected format")

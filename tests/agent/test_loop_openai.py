@@ -1,73 +1,45 @@
-"""The OpenAI chat model: the real ``openai`` SDK over real HTTP to llm_server, in the loop."""
+"""The OpenAI chat model: the real ``openai`` SDK over real HTTP to llm_server, in the loop.
+
+What both chat models do alike is tested for each in ``test_chat_models.py``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from synopsis.agent.events import AgentEnd, AgentError, MessageEnd
-from synopsis.agent.model import ChatModel, ChatRequest, Tool, ToolOutput, ToolSpec
-from synopsis.agent.openai_model import OpenAIChatModel, to_openai_messages
+from synopsis.agent.events import AgentEnd, MessageEnd
+from synopsis.agent.model import ChatRequest, Tool, ToolOutput, ToolSpec
+from synopsis.agent.openai_model import to_openai_messages
 from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
-from synopsis.errors import SettingsError, SynopsisError
-from synopsis.summarizers._retry import RetryPolicy
 from tests.agent._support import (
     SYSTEM_PROMPT,
     Events,
     RecordingSleep,
+    ask,
     assert_wire_paired,
     chat_model,
+    clear_environment,
     file_messages,
     file_tool,
     new_session,
     run,
+    user,
 )
 from tests.llm_server import LLMServer, RecordedRequest, Reply, ToolCall
-
-OVERFLOW = (
-    "This model's maximum context length is 8192 tokens. However, your messages resulted "
-    "in 9001 tokens. Please reduce the length of the messages."
-)
 
 
 @pytest.fixture(autouse=True)
 def _no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def model(server: LLMServer, **options: Any) -> OpenAIChatModel:
-    built = chat_model(server, "openai", **options)
-    assert isinstance(built, OpenAIChatModel)
-    return built
-
-
-def ask(server: LLMServer, *messages: Any, **options: Any) -> Any:
-    request = ChatRequest(None, list(messages) or [user("hi")])
-    return run(model(server, **options).complete(request))
-
-
-def user(text: str) -> Any:
-    return {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
+    clear_environment(monkeypatch, "openai")
 
 
 # --- the loop ---------------------------------------------------------------------------
-
-
-def test_it_is_a_chat_model(llm_server: LLMServer) -> None:
-    built = model(llm_server, context_window=32_000)
-    assert isinstance(built, ChatModel)
-    assert (built.provider, built.model_id, built.context_window) == (
-        "openai",
-        "test-model",
-        32_000,
-    )
 
 
 def test_tool_loop_runs_the_tool_and_persists_every_message(
@@ -87,7 +59,7 @@ def test_tool_loop_runs_the_tool_and_persists_every_message(
     events = Events()
     agent = AgentSession(
         session,
-        model(llm_server),
+        chat_model(llm_server, "openai"),
         tools=[file_tool(files)],
         system_prompt=SYSTEM_PROMPT,
     )
@@ -182,7 +154,7 @@ def test_parallel_failing_and_unknown_tools_all_get_a_result(
     session = new_session(tmp_path)
     agent = AgentSession(
         session,
-        model(llm_server),
+        chat_model(llm_server, "openai"),
         tools=[Tool("check", "Check n.", slow_ok), Tool("broken", "Breaks.", broken)],
     )
     run(agent.prompt("go"))
@@ -287,7 +259,7 @@ def test_usage_separates_cached_prompt_tokens(llm_server: LLMServer) -> None:
     llm_server.enqueue(
         Reply(body=completion({"role": "assistant", "content": "ok"}, "stop", usage))
     )
-    reply = ask(llm_server)
+    reply = ask(llm_server, "openai")
     assert reply["usage"] == {
         "input": 400,
         "output": 40,
@@ -316,30 +288,30 @@ def test_reply_details(llm_server: LLMServer) -> None:
             body={**completion({"role": "assistant", "content": ""}, "stop", usage), "choices": []}
         ),
     )
-    with_calls = ask(llm_server)
+    with_calls = ask(llm_server, "openai")
     assert with_calls["stopReason"] == "toolUse"  # the server said "stop"
     assert with_calls["content"] == [
         {"type": "toolCall", "id": "t1", "name": "f", "arguments": {"_raw": "{not json"}},
         {"type": "toolCall", "id": "t2", "name": "g", "arguments": {}},
     ]
-    cut = ask(llm_server)
+    cut = ask(llm_server, "openai")
     assert cut["stopReason"] == "length"
     assert cut["content"] == [
         {"type": "thinking", "thinking": "hmm"},
         {"type": "text", "text": "x"},
     ]
-    filtered = ask(llm_server)
+    filtered = ask(llm_server, "openai")
     assert filtered["stopReason"] == "error"
     assert "content_filter" in filtered["errorMessage"]
-    empty = ask(llm_server)
+    empty = ask(llm_server, "openai")
     assert (empty["stopReason"], empty["errorMessage"]) == ("error", "the reply has no choices")
 
 
 def test_output_limit_uses_the_configured_parameter(llm_server: LLMServer) -> None:
     llm_server.enqueue(Reply(text="a"), Reply(text="b"), Reply(text="c"))
-    ask(llm_server)
-    ask(llm_server, max_output_tokens=300)
-    ask(llm_server, max_output_tokens=300, max_tokens_parameter="max_completion_tokens")
+    ask(llm_server, "openai")
+    ask(llm_server, "openai", max_output_tokens=300)
+    ask(llm_server, "openai", max_output_tokens=300, max_tokens_parameter="max_completion_tokens")
     bodies = [r.body for r in llm_server.requests]
     assert "max_tokens" not in bodies[0] and "max_completion_tokens" not in bodies[0]
     assert bodies[1]["max_tokens"] == 300
@@ -350,56 +322,12 @@ def test_output_limit_uses_the_configured_parameter(llm_server: LLMServer) -> No
 # --- failures are replies ---------------------------------------------------------------
 
 
-def test_overflow_is_returned_and_not_retried(llm_server: LLMServer) -> None:
-    sleep = RecordingSleep()
-    llm_server.enqueue(Reply.error(400, OVERFLOW), Reply(text="never sent"))
-    reply = ask(llm_server, sleep=sleep, context_window=8192)
-    assert reply["stopReason"] == "error"
-    assert reply["errorMessage"].startswith(OVERFLOW)
-    assert reply["content"] == []
-    assert is_context_overflow(reply, 8192)
-    assert len(llm_server.requests) == 1
-    assert sleep.delays == []
-
-
 def test_overflow_behind_a_server_error_is_not_retried_either(llm_server: LLMServer) -> None:
     sleep = RecordingSleep()
     llm_server.enqueue(Reply.error(503, "context_length_exceeded"), Reply(text="never"))
-    reply = ask(llm_server, sleep=sleep)
+    reply = ask(llm_server, "openai", sleep=sleep)
     assert is_context_overflow(reply)
     assert len(llm_server.requests) == 1
-
-
-def test_rate_limits_are_retried_with_backoff(llm_server: LLMServer) -> None:
-    sleep = RecordingSleep()
-    llm_server.enqueue(
-        Reply.error(429, "Rate limit reached: too many tokens per minute"),
-        Reply.error(500, "upstream hiccup"),
-        Reply(text="finally"),
-    )
-    reply = ask(llm_server, sleep=sleep)
-    assert reply["stopReason"] == "stop"
-    assert reply["content"] == [{"type": "text", "text": "finally"}]
-    assert sleep.delays == [0.5, 1.0]
-    assert len(llm_server.requests) == 3
-
-
-def test_exhausted_retries_return_the_servers_words(llm_server: LLMServer) -> None:
-    sleep = RecordingSleep()
-    llm_server.enqueue(*[Reply.error(502, "bad gateway today")] * 3)
-    reply = ask(llm_server, sleep=sleep)
-    assert reply["stopReason"] == "error"
-    assert reply["errorMessage"] == "bad gateway today"
-    assert not is_context_overflow(reply)
-    assert len(llm_server.requests) == 3
-    assert len(sleep.delays) == 2
-
-
-def test_bodyless_rejection_reads_as_overflow(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(status=413, body=""))
-    reply = ask(llm_server)
-    assert reply["errorMessage"] == "413 status code (no body)"
-    assert is_context_overflow(reply)
 
 
 def test_error_code_is_kept_when_the_message_does_not_say_it(llm_server: LLMServer) -> None:
@@ -411,88 +339,19 @@ def test_error_code_is_kept_when_the_message_does_not_say_it(llm_server: LLMServ
         }
     }
     llm_server.enqueue(Reply(status=400, body=body))
-    reply = ask(llm_server)
+    reply = ask(llm_server, "openai")
     assert reply["errorMessage"] == "Request too big. (context_length_exceeded)"
     assert is_context_overflow(reply)
 
 
-def test_connection_error_is_a_reply_not_an_exception() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    sleep = RecordingSleep()
-    broken = OpenAIChatModel(
-        "m",
-        context_window=1000,
-        base_url=f"http://127.0.0.1:{port}/v1",
-        retry=RetryPolicy(max_attempts=2, jitter=0.0),
-        sleep=sleep,
-    )
-    reply = run(broken.complete(ChatRequest(None, [user("hi")])))
-    assert reply["stopReason"] == "error"
-    assert reply["errorMessage"].startswith("Connection error")
-    assert len(sleep.delays) == 1
-
-
-def test_timeout_is_a_reply(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(text="late", delay=2.0))
-    reply = ask(llm_server, timeout=0.2, retry=RetryPolicy(max_attempts=1))
-    assert (reply["stopReason"], reply["errorMessage"]) == ("error", "Request timed out")
-
-
-def test_cancellation_propagates(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(text="late", delay=3.0))
-    slow = model(llm_server)
-
-    async def scenario() -> None:
-        task = asyncio.ensure_future(slow.complete(ChatRequest(None, [user("hi")])))
-        while not llm_server.requests:
-            await asyncio.sleep(0.01)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    run(scenario())
-
-
-def test_an_error_reply_ends_the_run_with_an_error_event(
-    llm_server: LLMServer, tmp_path: Path
-) -> None:
-    llm_server.enqueue(Reply.error(401, "invalid api key"))
-    session = new_session(tmp_path)
-    events = Events()
-    agent = AgentSession(session, model(llm_server), tools=[])
-    agent.subscribe(events)
-    reply = run(agent.prompt("hello"))
-    assert reply is not None and reply["stopReason"] == "error"
-    assert [e.message for e in events.of(AgentError)] == ["invalid api key"]
-    assert [m["role"] for m in file_messages(session)] == ["user", "assistant"]
-
-
-# --- construction -----------------------------------------------------------------------
-
-
-def test_construction_errors(llm_server: LLMServer) -> None:
-    with pytest.raises(SettingsError, match="context_window"):
-        OpenAIChatModel("m", context_window=0, base_url=llm_server.openai_url)
-    with pytest.raises(SettingsError, match="model name"):
-        OpenAIChatModel("", context_window=10, base_url=llm_server.openai_url)
-    with pytest.raises(SynopsisError, match="OPENAI_API_KEY"):
-        OpenAIChatModel("m", context_window=10)
+# --- tools ------------------------------------------------------------------------------
 
 
 def test_tools_reach_the_request_only_when_given(llm_server: LLMServer) -> None:
     llm_server.enqueue(Reply(text="a"), Reply(text="b"))
-    built = model(llm_server)
+    built = chat_model(llm_server, "openai")
     run(built.complete(ChatRequest(None, [user("x")])))
     run(built.complete(ChatRequest(None, [user("x")], [ToolSpec("t", "d")])))
     first, second = llm_server.requests
     assert "tools" not in first.body
     assert second.tools[0]["function"]["parameters"] == {"type": "object", "properties": {}}
-
-
-def test_a_reply_in_another_format_is_an_error_reply(llm_server: LLMServer) -> None:
-    llm_server.enqueue(Reply(body=["not", "a", "completion"]))
-    reply = ask(llm_server)
-    assert reply["stopReason"] == "error"
-    assert reply["errorMessage"].startswith("the server's reply is not in the expected format")

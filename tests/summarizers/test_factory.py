@@ -12,12 +12,6 @@ from tests.llm_server import LLMServer, Reply
 from tests.summarizers._support import request, run
 
 
-@pytest.fixture(autouse=True)
-def _no_provider_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.mark.parametrize(
     ("spec", "kind", "model"),
     [

@@ -1,35 +1,38 @@
-"""What the OpenAI and Anthropic chat models share: failures as replies, usage, arguments.
+"""What the OpenAI and Anthropic chat models share: settings, failures as replies, arguments.
 
 The agent loop needs a provider failure as an assistant message (``stopReason: "error"``
 with the provider's own words in ``errorMessage``), because that is what
 :func:`~synopsis.agent.overflow.is_context_overflow` reads to decide on compact-and-retry.
-The summarizer clients' retry loop (:func:`~synopsis.summarizers._retry.call_with_retries`)
-is reused as it is; :func:`call_provider` only adds the two things an agent needs on top:
-an overflow is never retried (waiting does not make a prompt shorter), and what is left
-after the retries is returned as text instead of raised.
+The summarizer clients' connection and retry loop
+(:class:`~synopsis.summarizers._connection.ProviderConnection`) are reused as they are;
+:func:`call_provider` only adds the two things an agent needs on top: an overflow is never
+retried (waiting does not make a prompt shorter), and what is left after the retries is
+returned as text instead of raised. :class:`SdkChatModel` runs one call that way for both
+protocols.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
 
+from synopsis.agent.model import ChatRequest
 from synopsis.agent.overflow import is_overflow_error_message
-from synopsis.errors import SummarizerError
+from synopsis.errors import SettingsError, SummarizerError
 from synopsis.messages import AssistantMessage, StopReason, Usage, block_text, blocks
-from synopsis.summarizers._retry import (
-    CallFailure,
-    Endpoint,
-    RetryPolicy,
-    Sleep,
-    call_with_retries,
-    classify,
+from synopsis.summarizers._connection import (
+    Create,
+    ProviderConnection,
+    check_output_limit,
+    usage,
 )
+from synopsis.summarizers._retry import CallFailure, classify
 
 T = TypeVar("T")
 
@@ -102,23 +105,18 @@ def failure_text(exc: BaseException, failure: CallFailure, sdk: ModuleType) -> s
     return text
 
 
-async def call_provider(
-    call: Callable[[], Awaitable[T]],
-    *,
-    sdk: ModuleType,
-    endpoint: Endpoint,
-    policy: RetryPolicy,
-    sleep: Sleep,
-) -> Succeeded[T] | Failed:
-    """``await call()`` under ``policy``; a provider failure comes back as :class:`Failed`.
+async def call_provider(connection: ProviderConnection, create: Create[T]) -> Succeeded[T] | Failed:
+    """``create`` on a fresh client under the connection's retry policy; a provider
+    failure comes back as :class:`Failed`.
 
     Rate limits, overload and server errors are retried with backoff; an overflow is not.
     Cancellation and errors the SDK did not raise (bugs) propagate.
     """
+    sdk = connection.sdk
 
     async def attempt() -> T:
         try:
-            return await call()
+            return await connection.send(create)
         except Exception as exc:
             failure = classify(exc, sdk)
             if failure is not None and is_overflow_error_message(failure_text(exc, failure, sdk)):
@@ -126,9 +124,7 @@ async def call_provider(
             raise
 
     try:
-        value = await call_with_retries(
-            attempt, sdk=sdk, endpoint=endpoint, policy=policy, sleep=sleep
-        )
+        value = await connection.retrying(attempt)
     except _Overflow as overflow:
         failure = classify(overflow.original, sdk)
         if failure is None:  # cannot happen: only classified failures are wrapped
@@ -147,45 +143,93 @@ def unreadable_reply(error: Exception) -> str:
     return f"the server's reply is not in the expected format ({type(error).__name__}: {error})"
 
 
-def usage(input_tokens: int, output: int, cache_read: int = 0, cache_write: int = 0) -> Usage:
-    """Usage in synopsis' (and Pi's) shape; ``input`` excludes cached prompt tokens."""
-    return {
-        "input": input_tokens,
-        "output": output,
-        "cacheRead": cache_read,
-        "cacheWrite": cache_write,
-        "totalTokens": input_tokens + output + cache_read + cache_write,
-    }
+def check_limits(context_window: int, max_output_tokens: int | None) -> None:
+    """Refuse a context window or output limit no model has, before connecting."""
+    if isinstance(context_window, bool) or not isinstance(context_window, int):
+        raise SettingsError(f"context_window must be a whole number, got {context_window!r}")
+    if context_window < 1:
+        raise SettingsError(f"context_window must be at least 1, got {context_window}")
+    check_output_limit(max_output_tokens)
 
 
-def count(value: Any) -> int:
-    """A token count from an SDK field that may be missing or None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+class SdkChatModel(ABC, Generic[T]):
+    """A :class:`~synopsis.agent.model.ChatModel` over an official SDK, replying ``T``.
 
+    A subclass builds the request body (:meth:`arguments`), sends it (:meth:`_send`) and
+    reads the reply into an assistant message (:meth:`_read`). Failures, and replies that
+    are not in the protocol's format, come back as error replies (see the module
+    docstring).
+    """
 
-def assistant_reply(
-    content: list[Any],
-    stop_reason: StopReason,
-    *,
-    api: str,
-    provider: str,
-    model: str,
-    reply_usage: Usage | None = None,
-    error_message: str | None = None,
-) -> AssistantMessage:
-    message: AssistantMessage = {
-        "role": "assistant",
-        "content": content,
-        "api": api,
-        "provider": provider,
-        "model": model,
-        "usage": reply_usage if reply_usage is not None else usage(0, 0),
-        "stopReason": stop_reason,
-        "timestamp": now_ms(),
-    }
-    if error_message is not None:
-        message["errorMessage"] = error_message
-    return message
+    api: ClassVar[str]
+
+    def __init__(
+        self,
+        connection: ProviderConnection,
+        provider: str,
+        context_window: int,
+        temperature: float | None,
+    ) -> None:
+        self._connection = connection
+        self.provider = provider
+        self.model_id = connection.endpoint.model
+        self.context_window = context_window
+        self.base_url = connection.base_url
+        self.temperature = temperature
+        self.timeout = connection.timeout
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(model={self.model_id!r}, base_url={self.base_url!r}, "
+            f"context_window={self.context_window})"
+        )
+
+    @abstractmethod
+    def arguments(self, request: ChatRequest) -> dict[str, Any]:
+        """The body of the provider call for ``request``."""
+
+    @abstractmethod
+    async def _send(self, client: Any, arguments: dict[str, Any]) -> T:
+        """Send ``arguments`` with the SDK ``client``; the reply as the SDK returns it."""
+
+    @abstractmethod
+    def _read(self, reply: T) -> AssistantMessage:
+        """The assistant message in ``reply``; may raise on a reply it cannot read."""
+
+    async def complete(self, request: ChatRequest) -> AssistantMessage:
+        arguments = self.arguments(request)
+        outcome = await call_provider(
+            self._connection, lambda client: self._send(client, arguments)
+        )
+        if isinstance(outcome, Failed):
+            return self._reply([], "error", error_message=outcome.message)
+        try:
+            return self._read(outcome.value)
+        except (AttributeError, TypeError, ValueError, KeyError) as error:
+            # A 200 whose body is not a reply of this protocol (a misconfigured proxy).
+            return self._reply([], "error", error_message=unreadable_reply(error))
+
+    def _reply(
+        self,
+        content: list[Any],
+        stop_reason: StopReason,
+        reply_usage: Usage | None = None,
+        *,
+        error_message: str | None = None,
+    ) -> AssistantMessage:
+        message: AssistantMessage = {
+            "role": "assistant",
+            "content": content,
+            "api": self.api,
+            "provider": self.provider,
+            "model": self.model_id,
+            "usage": reply_usage if reply_usage is not None else usage(0, 0),
+            "stopReason": stop_reason,
+            "timestamp": now_ms(),
+        }
+        if error_message is not None:
+            message["errorMessage"] = error_message
+        return message
 
 
 def parse_arguments(raw: Any) -> dict[str, Any]:

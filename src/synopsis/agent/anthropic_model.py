@@ -10,50 +10,29 @@ takes care of all three. Failures come back as error replies, as with the OpenAI
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from synopsis.agent._convert import (
-    Failed,
-    assistant_reply,
-    call_provider,
-    count,
-    unreadable_reply,
-    usage,
-)
+from synopsis.agent._convert import SdkChatModel, check_limits
 from synopsis.agent.model import ChatRequest, ToolSpec
-from synopsis.errors import SettingsError
 from synopsis.messages import (
     AssistantMessage,
     LlmMessage,
     StopReason,
-    Usage,
     block_text,
     blocks,
     role_of,
     tool_arguments,
 )
-from synopsis.summarizers._retry import (
-    Endpoint,
-    RetryPolicy,
-    Sleep,
-    load_sdk,
-    missing_key_error,
-    resolve_api_key,
-)
+from synopsis.summarizers._connection import ANTHROPIC, anthropic_usage, connect
+from synopsis.summarizers._retry import RetryPolicy, Sleep
 
 if TYPE_CHECKING:
-    from anthropic import AsyncAnthropic
     from anthropic.types import Message
 
 __all__ = ["AnthropicChatModel", "to_anthropic_messages", "to_anthropic_tools"]
 
 API = "anthropic-messages"
-ANTHROPIC_BASE_URL = "https://api.anthropic.com"
-KEY_ENV = "ANTHROPIC_API_KEY"
-TOKEN_ENV = "ANTHROPIC_AUTH_TOKEN"
-BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 DEFAULT_MAX_OUTPUT_TOKENS = 4096
 """The API requires an output limit; 4096 is accepted by every Claude model."""
 
@@ -148,7 +127,7 @@ def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(SdkChatModel["Message"]):
     """A :class:`~synopsis.agent.model.ChatModel` over ``POST {base_url}/v1/messages``.
 
     ``context_window`` is the model's window in tokens (required). ``api_key`` defaults
@@ -174,46 +153,12 @@ class AnthropicChatModel:
         retry: RetryPolicy | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        if not model:
-            raise SettingsError("the Anthropic chat model needs a model name")
-        if isinstance(context_window, bool) or not isinstance(context_window, int):
-            raise SettingsError(f"context_window must be a whole number, got {context_window!r}")
-        if context_window < 1:
-            raise SettingsError(f"context_window must be at least 1, got {context_window}")
-        if max_output_tokens < 1:
-            raise SettingsError(f"max_output_tokens must be at least 1, got {max_output_tokens}")
-        self._sdk = load_sdk("anthropic", "anthropic")
-        resolved_base = base_url or os.environ.get(BASE_URL_ENV) or None
-        key = resolve_api_key(api_key, KEY_ENV, resolved_base)
-        if key is None and not os.environ.get(TOKEN_ENV):
-            raise missing_key_error("Anthropic", model, KEY_ENV)
-        self.provider = provider
-        self.model_id = model
-        self.context_window = context_window
-        self.base_url = resolved_base or ANTHROPIC_BASE_URL
+        check_limits(context_window, max_output_tokens)
+        connection = connect(
+            ANTHROPIC, "chat model", model, base_url, api_key, timeout, retry, sleep
+        )
+        super().__init__(connection, provider, context_window, temperature)
         self.max_output_tokens = max_output_tokens
-        self.temperature = temperature
-        self.timeout = timeout
-        self._retry = retry or RetryPolicy()
-        self._sleep = sleep
-        self._endpoint = Endpoint("Anthropic", model, self.base_url, KEY_ENV)
-        self._api_key = key
-
-    def __repr__(self) -> str:
-        return (
-            f"AnthropicChatModel(model={self.model_id!r}, base_url={self.base_url!r}, "
-            f"context_window={self.context_window})"
-        )
-
-    def _client(self) -> AsyncAnthropic:
-        """A fresh SDK client for one call, as the summarizers do: a client cannot be used
-        from another event loop (``asyncio.run`` per prompt is common), and one that is
-        closed after its call leaves no connection open. The cost, a new connection per
-        call, is small next to the call itself."""
-        client = self._sdk.AsyncAnthropic(
-            api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
-        )
-        return cast("AsyncAnthropic", client)
 
     def arguments(self, request: ChatRequest) -> dict[str, Any]:
         """The body of the messages call for ``request``."""
@@ -234,51 +179,11 @@ class AnthropicChatModel:
             arguments["extra_body"] = {"temperature": self.temperature}
         return arguments
 
-    async def complete(self, request: ChatRequest) -> AssistantMessage:
-        arguments = self.arguments(request)
+    async def _send(self, client: Any, arguments: dict[str, Any]) -> Message:
+        return cast("Message", await client.messages.create(**arguments))
 
-        async def call() -> Message:
-            async with self._client() as client:
-                reply = await client.messages.create(**arguments)
-                return cast("Message", reply)
-
-        outcome = await call_provider(
-            call, sdk=self._sdk, endpoint=self._endpoint, policy=self._retry, sleep=self._sleep
-        )
-        if isinstance(outcome, Failed):
-            return self._reply([], "error", usage(0, 0), error_message=outcome.message)
-        try:
-            return self._from_message(outcome.value)
-        except (AttributeError, TypeError, ValueError, KeyError) as error:
-            # A 200 whose body is not a reply of this protocol (a misconfigured proxy).
-            return self._reply([], "error", usage(0, 0), error_message=unreadable_reply(error))
-
-    def _reply(
-        self,
-        content: list[Any],
-        stop_reason: StopReason,
-        reply_usage: Usage,
-        *,
-        error_message: str | None = None,
-    ) -> AssistantMessage:
-        return assistant_reply(
-            content,
-            stop_reason,
-            api=self.api,
-            provider=self.provider,
-            model=self.model_id,
-            reply_usage=reply_usage,
-            error_message=error_message,
-        )
-
-    def _from_message(self, message: Message) -> AssistantMessage:
-        reported = message.usage
-        reply_usage = usage(
-            count(reported.input_tokens),
-            count(reported.output_tokens),
-            count(getattr(reported, "cache_read_input_tokens", None)),
-            count(getattr(reported, "cache_creation_input_tokens", None)),
-        )
+    def _read(self, message: Message) -> AssistantMessage:
+        reply_usage = anthropic_usage(message)
         content: list[Any] = []
         for block in message.content:
             kind = getattr(block, "type", None)

@@ -10,54 +10,43 @@ recognise "maximum context length" and compact instead of crashing.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from synopsis.agent._convert import (
-    Failed,
-    assistant_reply,
-    call_provider,
-    count,
+    SdkChatModel,
+    check_limits,
     dump_arguments,
     image_blocks,
     parse_arguments,
     text_blocks,
-    unreadable_reply,
-    usage,
 )
 from synopsis.agent.model import ChatRequest, ToolSpec
-from synopsis.errors import SettingsError
 from synopsis.messages import (
     AssistantMessage,
     LlmMessage,
     StopReason,
-    Usage,
     block_text,
     blocks,
     role_of,
     tool_arguments,
     tool_calls,
 )
-from synopsis.summarizers._retry import (
-    Endpoint,
-    RetryPolicy,
-    Sleep,
-    load_sdk,
-    missing_key_error,
-    resolve_api_key,
+from synopsis.summarizers._connection import (
+    OPENAI,
+    MaxTokensParameter,
+    connect,
+    default_max_tokens_parameter,
+    openai_usage,
 )
+from synopsis.summarizers._retry import RetryPolicy, Sleep
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI
     from openai.types.chat import ChatCompletion
 
 __all__ = ["OpenAIChatModel", "to_openai_messages", "to_openai_tools"]
 
 API = "openai-completions"
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-KEY_ENV = "OPENAI_API_KEY"
-BASE_URL_ENV = "OPENAI_BASE_URL"
 
 _STOP_REASONS: dict[str, StopReason] = {
     "stop": "stop",
@@ -160,10 +149,7 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-MaxTokensParameter = Literal["max_tokens", "max_completion_tokens"]
-
-
-class OpenAIChatModel:
+class OpenAIChatModel(SdkChatModel["ChatCompletion"]):
     """A :class:`~synopsis.agent.model.ChatModel` over ``POST {base_url}/chat/completions``.
 
     ``context_window`` is the model's window in tokens (required: the loop compacts
@@ -192,49 +178,13 @@ class OpenAIChatModel:
         sleep: Sleep = asyncio.sleep,
         max_tokens_parameter: MaxTokensParameter | None = None,
     ) -> None:
-        if not model:
-            raise SettingsError("the OpenAI chat model needs a model name")
-        if isinstance(context_window, bool) or not isinstance(context_window, int):
-            raise SettingsError(f"context_window must be a whole number, got {context_window!r}")
-        if context_window < 1:
-            raise SettingsError(f"context_window must be at least 1, got {context_window}")
-        if max_output_tokens is not None and max_output_tokens < 1:
-            raise SettingsError(f"max_output_tokens must be at least 1, got {max_output_tokens}")
-        self._sdk = load_sdk("openai", "openai")
-        resolved_base = base_url or os.environ.get(BASE_URL_ENV) or None
-        key = resolve_api_key(api_key, KEY_ENV, resolved_base)
-        if key is None:
-            raise missing_key_error("OpenAI", model, KEY_ENV)
-        self.provider = provider
-        self.model_id = model
-        self.context_window = context_window
-        self.base_url = resolved_base or OPENAI_BASE_URL
+        check_limits(context_window, max_output_tokens)
+        connection = connect(OPENAI, "chat model", model, base_url, api_key, timeout, retry, sleep)
+        super().__init__(connection, provider, context_window, temperature)
         self.max_output_tokens = max_output_tokens
-        self.temperature = temperature
-        self.timeout = timeout
-        self.max_tokens_parameter: MaxTokensParameter = max_tokens_parameter or (
-            "max_completion_tokens" if "api.openai.com" in self.base_url else "max_tokens"
+        self.max_tokens_parameter: MaxTokensParameter = (
+            max_tokens_parameter or default_max_tokens_parameter(self.base_url)
         )
-        self._retry = retry or RetryPolicy()
-        self._sleep = sleep
-        self._endpoint = Endpoint("OpenAI-compatible", model, self.base_url, KEY_ENV)
-        self._api_key = key
-
-    def __repr__(self) -> str:
-        return (
-            f"OpenAIChatModel(model={self.model_id!r}, base_url={self.base_url!r}, "
-            f"context_window={self.context_window})"
-        )
-
-    def _client(self) -> AsyncOpenAI:
-        """A fresh SDK client for one call, as the summarizers do: a client cannot be used
-        from another event loop (``asyncio.run`` per prompt is common), and one that is
-        closed after its call leaves no connection open. The cost, a new connection per
-        call, is small next to the call itself."""
-        client = self._sdk.AsyncOpenAI(
-            api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
-        )
-        return cast("AsyncOpenAI", client)
 
     def arguments(self, request: ChatRequest) -> dict[str, Any]:
         """The body of the chat-completions call for ``request``."""
@@ -251,45 +201,11 @@ class OpenAIChatModel:
             arguments["temperature"] = self.temperature
         return arguments
 
-    async def complete(self, request: ChatRequest) -> AssistantMessage:
-        arguments = self.arguments(request)
+    async def _send(self, client: Any, arguments: dict[str, Any]) -> ChatCompletion:
+        return cast("ChatCompletion", await client.chat.completions.create(**arguments))
 
-        async def call() -> ChatCompletion:
-            async with self._client() as client:
-                reply = await client.chat.completions.create(**arguments)
-                return cast("ChatCompletion", reply)
-
-        outcome = await call_provider(
-            call, sdk=self._sdk, endpoint=self._endpoint, policy=self._retry, sleep=self._sleep
-        )
-        if isinstance(outcome, Failed):
-            return self._reply([], "error", error_message=outcome.message)
-        try:
-            return self._from_completion(outcome.value)
-        except (AttributeError, TypeError, ValueError, KeyError) as error:
-            # A 200 whose body is not a reply of this protocol (a misconfigured proxy).
-            return self._reply([], "error", error_message=unreadable_reply(error))
-
-    def _reply(
-        self,
-        content: list[Any],
-        stop_reason: StopReason,
-        *,
-        reply_usage: Usage | None = None,
-        error_message: str | None = None,
-    ) -> AssistantMessage:
-        return assistant_reply(
-            content,
-            stop_reason,
-            api=self.api,
-            provider=self.provider,
-            model=self.model_id,
-            reply_usage=reply_usage,
-            error_message=error_message,
-        )
-
-    def _from_completion(self, completion: ChatCompletion) -> AssistantMessage:
-        reply_usage = _usage(completion)
+    def _read(self, completion: ChatCompletion) -> AssistantMessage:
+        reply_usage = openai_usage(completion)
         if not completion.choices:
             return self._reply(
                 [], "error", reply_usage=reply_usage, error_message="the reply has no choices"
@@ -324,13 +240,3 @@ class OpenAIChatModel:
         if stop == "stop" and any(block["type"] == "toolCall" for block in content):
             stop = "toolUse"  # some servers say "stop" for a reply that calls tools
         return self._reply(content, stop, reply_usage=reply_usage)
-
-
-def _usage(completion: ChatCompletion) -> Usage:
-    reported = completion.usage
-    if reported is None:
-        return usage(0, 0)
-    details = getattr(reported, "prompt_tokens_details", None)
-    cached = count(getattr(details, "cached_tokens", None)) if details is not None else 0
-    prompt = count(reported.prompt_tokens)
-    return usage(max(prompt - cached, 0), count(reported.completion_tokens), cached)

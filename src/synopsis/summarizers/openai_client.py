@@ -13,52 +13,31 @@ because storing half a checkpoint would silently lose the history it replaces.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from synopsis.errors import SettingsError
-from synopsis.summarizers._retry import (
-    Endpoint,
-    RetryPolicy,
-    Sleep,
-    call_with_retries,
-    load_sdk,
-    missing_key_error,
-    output_limit,
-    rejected_parameter_message,
-    reply_error,
-    resolve_api_key,
+from synopsis.summarizers._connection import (
+    OPENAI,
+    MaxTokensParameter,
+    check_output_limit,
+    connect,
+    default_max_tokens_parameter,
+    openai_usage,
 )
-from synopsis.summarizers.base import SummaryRequest, SummaryResult, SummaryUsage
-from synopsis.summarizers.prompts import build_prompt
+from synopsis.summarizers._retry import RetryPolicy, Sleep
+from synopsis.summarizers._sdk_summarizer import ReplyFacts, SdkSummarizer
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI
     from openai.types.chat import ChatCompletion
 
 __all__ = ["OpenAISummarizer", "RetryPolicy"]
-
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-KEY_ENV = "OPENAI_API_KEY"
-BASE_URL_ENV = "OPENAI_BASE_URL"
-
-MaxTokensParameter = Literal["max_tokens", "max_completion_tokens"]
 
 # Reasoning models served through compatible servers (Qwen, DeepSeek R1 under Ollama or
 # llama.cpp) often put their thinking inline before the answer.
 _LEADING_THINK = re.compile(r"\A\s*<think>.*?</think>\s*", re.DOTALL)
 
 
-def _default_parameter(base_url: str | None) -> MaxTokensParameter:
-    # OpenAI's newer models reject ``max_tokens``; most compatible servers only know it.
-    if base_url is None or "api.openai.com" in base_url:
-        return "max_completion_tokens"
-    return "max_tokens"
-
-
-class OpenAISummarizer:
+class OpenAISummarizer(SdkSummarizer["ChatCompletion"]):
     """Summarizes through ``POST {base_url}/chat/completions`` with the ``openai`` SDK.
 
     ``api_key`` defaults to ``$OPENAI_API_KEY`` and ``base_url`` to ``$OPENAI_BASE_URL``
@@ -85,67 +64,19 @@ class OpenAISummarizer:
         sleep: Sleep = asyncio.sleep,
         max_tokens_parameter: MaxTokensParameter | None = None,
     ) -> None:
-        if not model:
-            raise SettingsError("the OpenAI summarizer needs a model name")
-        if max_output_tokens is not None and max_output_tokens < 1:
-            raise SettingsError(f"max_output_tokens must be at least 1, got {max_output_tokens}")
-        self._sdk = load_sdk("openai", "openai")
-        resolved_base = base_url or os.environ.get(BASE_URL_ENV) or None
-        key = resolve_api_key(api_key, KEY_ENV, resolved_base)
-        if key is None:
-            raise missing_key_error("OpenAI", model, KEY_ENV)
-        self.model = model
-        self.max_input_tokens = max_input_tokens
-        """The most transcript tokens one call may carry; longer ones are summarized in
-        chunks by :func:`synopsis.compaction.compact.compact` (``None``: no limit)."""
-        self.base_url = resolved_base or OPENAI_BASE_URL
-        self.max_output_tokens = max_output_tokens
+        check_output_limit(max_output_tokens)
+        connection = connect(OPENAI, "summarizer", model, base_url, api_key, timeout, retry, sleep)
+        super().__init__(connection, max_input_tokens, max_output_tokens)
         self.temperature = temperature
-        self.timeout = timeout
-        self.max_tokens_parameter = max_tokens_parameter or _default_parameter(resolved_base)
-        self._retry = retry or RetryPolicy()
-        self._sleep = sleep
-        self._endpoint = Endpoint("OpenAI-compatible", model, self.base_url, KEY_ENV)
-        self._api_key = key
+        self.max_tokens_parameter = max_tokens_parameter or default_max_tokens_parameter(
+            self.base_url
+        )
         self._switched_parameter = False
 
-    def __repr__(self) -> str:
-        return f"OpenAISummarizer(model={self.model!r}, base_url={self.base_url!r})"
-
-    def _client(self) -> AsyncOpenAI:
-        """A fresh SDK client with its retries off, for one call.
-
-        One client per call costs a few milliseconds next to a call that takes seconds, and
-        it cannot outlive the event loop it runs in (an ``asyncio.run`` per compaction is
-        common), so no connection is ever left open.
-        """
-        client = self._sdk.AsyncOpenAI(
-            api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout
-        )
-        return cast("AsyncOpenAI", client)
-
-    async def summarize(self, request: SummaryRequest) -> SummaryResult:
-        limit = output_limit(request.max_tokens, self.max_output_tokens)
-        system, user = build_prompt(replace(request, max_tokens=limit))
+    async def _send(self, client: Any, system: str, user: str, limit: int) -> ChatCompletion:
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-
-        async def call() -> ChatCompletion:
-            async with self._client() as client:
-                while True:  # ends: each parameter is adapted at most once
-                    try:
-                        reply = await client.chat.completions.create(
-                            **self._arguments(messages, limit)
-                        )
-                        return cast("ChatCompletion", reply)
-                    except Exception as exc:
-                        rejected = rejected_parameter_message(exc, self._sdk)
-                        if rejected is None or not self._drop_rejected_parameter(rejected):
-                            raise
-
-        completion = await call_with_retries(
-            call, sdk=self._sdk, endpoint=self._endpoint, policy=self._retry, sleep=self._sleep
-        )
-        return SummaryResult(self._summary_text(completion, limit), _usage(completion))
+        reply = await client.chat.completions.create(**self._arguments(messages, limit))
+        return cast("ChatCompletion", reply)
 
     def _arguments(self, messages: list[dict[str, str]], limit: int) -> dict[str, Any]:
         arguments: dict[str, Any] = {
@@ -164,8 +95,7 @@ class OpenAISummarizer:
         dropped (reasoning models accept only their default) and the output-limit field is
         switched between ``max_tokens`` and ``max_completion_tokens``.
         """
-        if self.temperature is not None and "temperature" in message:
-            self.temperature = None
+        if super()._drop_rejected_parameter(message):
             return True
         if not self._switched_parameter and self.max_tokens_parameter in message:
             self._switched_parameter = True
@@ -177,55 +107,23 @@ class OpenAISummarizer:
             return True
         return False
 
-    def _summary_text(self, completion: ChatCompletion, limit: int) -> str:
-        """The summary in ``completion``, or the reason it is not one."""
-        endpoint = self._endpoint
-        choices = completion.choices or []
-        if not choices:
-            raise reply_error(
-                endpoint,
+    def _facts(self, completion: ChatCompletion, limit: int) -> ReplyFacts:
+        if not completion.choices:
+            raise self._unusable(
                 "the reply has no choices",
                 "check that the server implements the chat-completions protocol",
             )
-        choice = choices[0]
-        message = choice.message
-        finish = choice.finish_reason
-        if finish == "length":
-            raise reply_error(
-                endpoint,
-                f"the reply stopped at the output limit of {limit} tokens "
-                "(finish_reason 'length'), so the summary is cut off and was not used",
-                "give the summary more room (a larger reserve or max_output_tokens) "
-                "or summarize fewer messages at once",
-            )
-        if message.tool_calls or finish in ("tool_calls", "function_call"):
-            raise reply_error(
-                endpoint,
-                "the model replied with tool calls instead of a summary",
-                "use a model that follows instructions without tools, or try again",
-            )
+        choice = completion.choices[0]
+        message, finish = choice.message, choice.finish_reason
         refusal = getattr(message, "refusal", None)
-        if finish == "content_filter" or refusal:
-            reason = f": {refusal}" if refusal else " (finish_reason 'content_filter')"
-            raise reply_error(
-                endpoint,
-                f"the model refused to summarize{reason}",
-                "try another model or remove the offending content",
-            )
-        text = _LEADING_THINK.sub("", message.content or "").strip()
-        if not text:
-            raise reply_error(
-                endpoint,
-                "the reply is empty",
-                "try again, or use a model that follows the summarization prompt",
-            )
-        return text
-
-
-def _usage(completion: ChatCompletion) -> SummaryUsage:
-    usage = completion.usage
-    if usage is None:
-        return SummaryUsage()
-    return SummaryUsage(
-        input_tokens=usage.prompt_tokens or 0, output_tokens=usage.completion_tokens or 0
-    )
+        refused = f": {refusal}" if refusal else None
+        if finish == "content_filter" and not refusal:
+            refused = " (finish_reason 'content_filter')"
+        cut_off = f"at the output limit of {limit} tokens (finish_reason 'length')"
+        return ReplyFacts(
+            text=_LEADING_THINK.sub("", message.content or ""),
+            usage=openai_usage(completion),
+            stopped_early=cut_off if finish == "length" else None,
+            tool_calls=bool(message.tool_calls) or finish in ("tool_calls", "function_call"),
+            refusal=refused,
+        )
