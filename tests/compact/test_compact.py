@@ -191,3 +191,41 @@ def test_nothing_to_compact_and_already_compacted_are_clear_errors() -> None:
     asyncio.run(compact_session(session, Recorder(), CompactionSettings(keep_recent_tokens=1)))
     with pytest.raises(CompactionError, match="Already compacted"):
         asyncio.run(compact_session(session, Recorder()))
+
+
+def test_every_fifth_compaction_rebuilds_the_checkpoint_from_the_log() -> None:
+    """Hybrid re-consolidation: incremental updates, then a full pass from the original
+    entries (which compaction never deletes), so errors of earlier summaries cannot pile up."""
+    session = Session()
+    settings = CompactionSettings(keep_recent_tokens=1500, full_pass_every=5)
+    kinds: list[tuple[SummaryKind, bool, str]] = []
+    for _ in range(6):
+        build_session(session, turns=3)
+        recorder = Recorder()
+        asyncio.run(compact_session(session, recorder, settings))
+        first = recorder.requests[0]
+        kinds.append((first.kind, first.previous_summary is None, first.conversation))
+    assert [k for k, _, _ in kinds] == [SummaryKind.HISTORY] + [SummaryKind.UPDATE] * 3 + [
+        SummaryKind.HISTORY,
+        SummaryKind.UPDATE,
+    ]
+    # The full pass reads the conversation from the very first request again.
+    assert "[User]: request 0" in kinds[4][2] and kinds[4][1]
+    assert kinds[4][2].count("[User]: request 0") == 5  # all five rounds' first requests
+
+
+def test_a_summary_grown_past_its_share_triggers_a_full_pass() -> None:
+    from synopsis.compaction.prepare import wants_full_pass
+
+    session = Session()
+    build_session(session)
+    settings = CompactionSettings(keep_recent_tokens=1500, full_pass_every=None)
+    asyncio.run(compact_session(session, Recorder(), settings))
+    build_session(session, turns=2)
+    assert not wants_full_pass(session.path(), settings)
+    small_budget = CompactionSettings(
+        reserve_tokens=20, keep_recent_tokens=1500, full_pass_every=None
+    )
+    assert wants_full_pass(session.path(), small_budget)  # the summary is over 50% of 16 tokens
+    never = CompactionSettings(full_pass_every=None, full_pass_summary_share=None)
+    assert not wants_full_pass(session.path(), never)
