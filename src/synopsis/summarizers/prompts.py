@@ -40,16 +40,8 @@ CHECKPOINT_HEADINGS: Final = (
 
 TURN_PREFIX_HEADINGS: Final = ("## Original Request", "## Early Progress", "## Context for Suffix")
 
-BRANCH_HEADINGS: Final = (
-    "## Goal",
-    "## Constraints & Preferences",
-    "## Progress",
-    "### Done",
-    "### In Progress",
-    "### Blocked",
-    "## Key Decisions",
-    "## Next Steps",
-)
+BRANCH_HEADINGS: Final = CHECKPOINT_HEADINGS[:-1]
+"""A branch summary has every checkpoint section but Critical Context."""
 
 SYSTEM_PROMPT: Final = """\
 You are the summarization component of a context-management system for AI agents. Your \
