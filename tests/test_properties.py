@@ -544,3 +544,17 @@ def test_context_never_holds_a_result_without_its_call(ops: list[Op]) -> None:
 @given(operations)
 def test_context_never_holds_a_result_without_its_call_many(ops: list[Op]) -> None:
     check_no_orphan_results(ops)
+
+
+@_run(FEW)
+@given(operations)
+def test_branch_context_tokens_equals_the_built_context_estimate(ops: list[Op]) -> None:
+    """The shortcut used for tokensBefore gives exactly the estimate of the built context."""
+    from synopsis.session.context import branch_context_tokens, build_session_context
+    from synopsis.tokens import estimate_context_tokens
+
+    session = build(ops, prepared=True)
+    for leaf in [None, *(entry["id"] for entry in session.entries)]:
+        path = session.path(leaf)
+        expected = estimate_context_tokens(build_session_context(path).messages).tokens
+        assert branch_context_tokens(path) == expected

@@ -17,13 +17,13 @@ from synopsis.compaction.file_ops import FileOperations
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import AgentMessage
 from synopsis.session.context import (
-    build_session_context,
+    branch_context_tokens,
     entry_message,
     find_first_kept_index,
     latest_compaction_index,
 )
 from synopsis.session.entries import Entry
-from synopsis.tokens import estimate_context_tokens, estimate_tokens
+from synopsis.tokens import estimate_tokens
 
 HISTORY_OUTPUT_SHARE = 0.8
 """Share of ``reserve_tokens`` a checkpoint may use (the rest stays free for the reply)."""
@@ -169,7 +169,7 @@ def prepare_compaction(
     file_ops.add_from_messages(to_summarize)
     file_ops.add_from_messages(prefix)
 
-    tokens_before = estimate_context_tokens(build_session_context(branch).messages).tokens
+    tokens_before = branch_context_tokens(branch)
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],
         first_kept_index=cut.first_kept_index,

@@ -168,3 +168,33 @@ def build_session_context(path: Sequence[Entry]) -> SessionContext:
     context.new_messages_start = len(messages)
     emit(compaction_index + 1, len(path))
     return context
+
+
+def branch_context_tokens(path: Sequence[Entry]) -> int:
+    """The context estimate of ``path`` without building its context.
+
+    Equal to ``estimate_context_tokens(build_session_context(path).messages).tokens`` (a
+    property test holds it to that), but walks back only to the newest valid usage, which
+    is what keeps preparing a compaction of a long session cheap.
+    """
+    from synopsis.tokens import calculate_context_tokens, estimate_tokens, valid_usage
+
+    compaction_index = latest_compaction_index(path)
+    segments = [range(compaction_index + 1, len(path))]
+    if compaction_index >= 0:
+        first_kept = find_first_kept_index(path, compaction_index)
+        if first_kept >= 0:
+            segments.append(range(first_kept, compaction_index))
+    trailing = 0
+    for segment in segments:
+        for index in reversed(segment):
+            message = entry_message(path[index])
+            if message is None:
+                continue
+            usage = valid_usage(message)
+            if usage is not None:
+                return calculate_context_tokens(usage) + trailing
+            trailing += estimate_tokens(message)
+    if compaction_index >= 0:
+        trailing += estimate_tokens(compaction_summary_message(path[compaction_index]))
+    return trailing
