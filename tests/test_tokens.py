@@ -241,3 +241,23 @@ def test_zero_window_triggers_whenever_a_reserve_is_set() -> None:
     assert not should_compact(0, 0, 0)  # 0 > 0 is false
     assert should_compact(0, 0, 1)
     assert should_compact(1, 0, 0)
+
+
+def test_current_context_tokens_ignores_usage_from_before_the_checkpoint() -> None:
+    from synopsis.tokens import current_context_tokens
+
+    def reply(total: int) -> dict[str, object]:
+        return {"role": "assistant", "content": [], "usage": {"totalTokens": total}}
+
+    summary = {"role": "compactionSummary", "summary": "s" * 40, "tokensBefore": 0}
+    kept_old = reply(150_000)  # answered from the context compaction replaced
+    newer = {"role": "user", "content": "x" * 400}
+    messages = [summary, kept_old, newer]
+    # No usage after the checkpoint (index 2): every message is estimated.
+    stale = current_context_tokens(messages, new_messages_start=2)
+    assert stale.tokens == 10 + 0 + 100 and stale.last_usage_index is None
+    # A reply after the checkpoint counts, plus what came after it.
+    fresh = current_context_tokens([*messages, reply(5_000), newer], new_messages_start=2)
+    assert fresh.tokens == 5_000 + 100 and fresh.last_usage_index == 3
+    # Without a checkpoint it is the ordinary estimate.
+    assert current_context_tokens(messages).tokens == 150_000 + 100

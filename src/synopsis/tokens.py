@@ -157,14 +157,12 @@ def current_context_tokens(messages: Sequence[Any], new_messages_start: int = 0)
 
     Replies before ``new_messages_start`` were answered from a context that compaction
     has since replaced, so their usage says nothing about the current size: only a valid
-    usage after that point counts, else every message is estimated.
+    usage after that point counts, else every message is estimated. Runs before every
+    model call, so it estimates only what it needs to.
     """
-    per_message = [estimate_tokens(m) for m in messages]
-    recent = estimate_context_tokens(
-        messages[new_messages_start:], per_message[new_messages_start:]
-    )
+    recent = estimate_context_tokens(messages[new_messages_start:])
     if recent.last_usage_index is None:
-        total = sum(per_message)
+        total = recent.trailing_tokens + sum(map(estimate_tokens, messages[:new_messages_start]))
         return ContextTokens(total, 0, total, None)
     return ContextTokens(
         recent.tokens,  # that reply's input already covered everything before it

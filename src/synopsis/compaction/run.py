@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from synopsis.compaction.compact import CompactionResult, compact
 from synopsis.compaction.prepare import prepare_compaction, wants_full_pass
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
+from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer
 
@@ -34,14 +37,10 @@ async def compact_session(
     """
     settings = settings or CompactionSettings()
     branch = session.path()
-    if branch and branch[-1].get("type") == "compaction":
-        raise CompactionError("Already compacted: the branch ends with a compaction entry")
+    check_compactable(branch)
     preparation = prepare_compaction(branch, settings, full_pass=wants_full_pass(branch, settings))
     if preparation is None:
-        raise CompactionError(
-            "Nothing to compact: the whole branch fits in the keep window "
-            f"(keep_recent_tokens={settings.keep_recent_tokens}); lower it to compact anyway"
-        )
+        raise nothing_to_compact(settings)
     result = await compact(
         preparation,
         summarizer or default_summarizer(),
@@ -49,13 +48,31 @@ async def compact_session(
         wrapping=wrapping,
         guard=guard,
     )
+    return result, append_result(session, result)
+
+
+def check_compactable(branch: Sequence[Entry]) -> None:
+    """Refuse to compact a branch that ends with a compaction (nothing new to summarize)."""
+    if branch and branch[-1].get("type") == "compaction":
+        raise CompactionError("Already compacted: the branch ends with a compaction entry")
+
+
+def nothing_to_compact(settings: CompactionSettings) -> CompactionError:
+    return CompactionError(
+        "Nothing to compact: the whole branch fits in the keep window "
+        f"(keep_recent_tokens={settings.keep_recent_tokens}); lower it to compact anyway"
+    )
+
+
+def append_result(session: Session, result: CompactionResult, *, from_hook: bool = False) -> str:
+    """Store a compaction result as an entry (with the summary calls' usage, if any)."""
     usage = result.usage
     extra = {"usage": usage.to_json()} if usage.input_tokens or usage.output_tokens else None
-    entry_id = session.append_compaction(
+    return session.append_compaction(
         result.summary,
         result.first_kept_entry_id,
         result.tokens_before,
         result.details,
+        from_hook=from_hook,
         extra=extra,
     )
-    return result, entry_id
