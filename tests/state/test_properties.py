@@ -13,6 +13,7 @@ from synopsis.state import WorkingState, extract_working_state
 from synopsis.state.guard import guard_summary, pinned_facts
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.embedded import EmbeddedSummarizer
+from tests.state.builders import ids
 
 # Words that exercise every pattern: rules, requests, corrections, values, decisions.
 WORDS = [
@@ -100,10 +101,6 @@ any_messages = st.one_of(
 )
 
 
-def _ids(count: int) -> list[str]:
-    return [f"e{i}" for i in range(count)]
-
-
 slow = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -119,7 +116,7 @@ def test_extraction_never_raises_and_is_deterministic(messages: list[Any]) -> No
 @slow
 @given(st.lists(good_messages, max_size=12), st.booleans())
 def test_merging_again_is_idempotent(messages: list[Any], with_ids: bool) -> None:
-    entry_ids = _ids(len(messages)) if with_ids else None
+    entry_ids = ids(messages) if with_ids else None
     state = extract_working_state(messages, entry_ids=entry_ids)
     assert extract_working_state(messages, entry_ids=entry_ids, previous=state) == state
     assert extract_working_state([], previous=state) == state
@@ -128,7 +125,7 @@ def test_merging_again_is_idempotent(messages: list[Any], with_ids: bool) -> Non
 @slow
 @given(st.lists(good_messages, max_size=12), st.integers(0, 12))
 def test_extraction_in_two_pieces_equals_one(messages: list[Any], cut: int) -> None:
-    entry_ids = _ids(len(messages))
+    entry_ids = ids(messages)
     whole = extract_working_state(messages, entry_ids=entry_ids)
     first = extract_working_state(messages[:cut], entry_ids=entry_ids[:cut])
     rest = extract_working_state(messages[cut:], entry_ids=entry_ids[cut:], previous=first)

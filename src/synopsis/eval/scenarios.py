@@ -323,39 +323,20 @@ class _Builder:
         canary_id = f"{kind.value}-{number}"
         if isinstance(plant, CorrectionPlant):
             original = self._position_of(plant.original, before=position)
-            self.canaries.append(
-                Canary(
-                    canary_id,
-                    kind,
-                    plant.required,
-                    position,
-                    plant.correction,
-                    plant.stale,
-                    original,
-                )
-            )
-        elif isinstance(plant, ToolPlant):
-            self.canaries.append(
-                Canary(
-                    canary_id,
-                    kind,
-                    plant.required,
-                    position,
-                    plant.result.strip(),
-                    expected_status=plant.expected_status,
-                )
+            canary = Canary(
+                canary_id, kind, plant.required, position, plant.correction, plant.stale, original
             )
         else:
-            self.canaries.append(
-                Canary(
-                    canary_id,
-                    kind,
-                    plant.required,
-                    position,
-                    plant.sentence,
-                    expected_status=plant.expected_status,
-                )
+            text = plant.result.strip() if isinstance(plant, ToolPlant) else plant.sentence
+            canary = Canary(
+                canary_id,
+                kind,
+                plant.required,
+                position,
+                text,
+                expected_status=plant.expected_status,
             )
+        self.canaries.append(canary)
 
     def _position_of(self, sentence: str, *, before: int) -> int:
         for index in range(before - 1, -1, -1):

@@ -19,11 +19,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from synopsis.errors import SettingsError
 from synopsis.generate._session import Builder, PlantedFact
-from synopsis.session.jsonl import write_atomically
+from synopsis.session.jsonl import render_session, write_atomically
 
 __all__ = ["LANGUAGES", "GeneratedSession", "PlantedFact", "generate_session", "write_session"]
 
@@ -46,18 +44,7 @@ class GeneratedSession:
     def to_jsonl(self) -> bytes:
         """The session file: header line plus one compact JSON line per entry, each ending in
         ``\\n``, as Pi writes it."""
-        dumps = orjson.dumps
-        parts = [dumps(self.header)]
-        parts.extend(dumps(e) for e in self.entries)
-        parts.append(b"")
-        return b"\n".join(parts)
-
-    def entry(self, entry_id: str) -> dict[str, Any]:
-        """The entry with id ``entry_id`` (for looking up where a fact was planted)."""
-        for e in self.entries:
-            if e["id"] == entry_id:
-                return e
-        raise KeyError(entry_id)
+        return render_session(self.header, self.entries)
 
 
 def generate_session(

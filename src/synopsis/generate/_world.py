@@ -447,11 +447,6 @@ class World:
     def test_cmd(self) -> str:
         return "pytest -q" if self.py else "npm test"
 
-    def all_paths(self) -> list[str]:
-        """Every path the project is known to contain (generated or not yet)."""
-        out = [m.path for m in self.modules] + [m.test_path for m in self.modules]
-        return out + self.extra_paths
-
     def content(self, path: str) -> str | None:
         """Current text of ``path``, created on first use; ``None`` if it does not exist."""
         text = self.files.get(path)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from synopsis.state._text import find_value, normalize_ws
+from synopsis.state._text import contains_value, normalize_ws
 from synopsis.state.model import WorkingState
 from synopsis.state.render import (
     constraint_line,
@@ -34,6 +34,7 @@ from synopsis.state.sections import (
     headings,
     section_end,
     split_tail,
+    unfenced,
 )
 
 MAX_PINNED_ERRORS = 20
@@ -47,7 +48,6 @@ _FALLBACK_SECTIONS = {
     "critical": ("critical", "suffix_context"),
     "blocked": ("blocked",),
 }
-_FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _MARKED = re.compile(r"supersede", re.IGNORECASE)
 
 
@@ -161,7 +161,7 @@ def guard_summary(summary: str, state: WorkingState) -> GuardResult:
 
 def _present(fact: PinnedFact, summary: str, flat: str) -> bool:
     if fact.kind == "identifier":
-        return find_value(summary, fact.text) >= 0
+        return contains_value(summary, fact.text)
     return normalize_ws(fact.text) in flat
 
 
@@ -222,20 +222,14 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
     if not stale:
         return text
     lines = text.split("\n")
-    in_fence = False
     section = ""
-    for index, line in enumerate(lines):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
+    for index, line in unfenced(lines):
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        if _MARKED.search(line) or not any(find_value(line, old) >= 0 for old in stale):
+        if _MARKED.search(line):
             continue
-        lines[index] = stale_note(line, stale)
-        for old in stale:
-            if find_value(line, old) >= 0:
-                changes.append(GuardChange("marked", "superseded", old, section))
+        stated = [old for old in stale if contains_value(line, old)]
+        if stated:
+            lines[index] = stale_note(line, stale)
+            changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
     return "\n".join(lines)

@@ -10,6 +10,7 @@ parts compaction appends (the split-turn context, the file lists) are kept apart
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 SECTION_TITLES = {
@@ -100,16 +101,21 @@ def split_tail(text: str) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def headings(lines: list[str]) -> list[Heading]:
-    """The headings of a checkpoint's lines, skipping fenced code."""
-    found: list[Heading] = []
+def unfenced(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(index, line) of the lines outside fenced code (the fence lines themselves skipped):
+    a ``#`` or a value inside a code block is code, not a heading or a statement."""
     in_fence = False
     for index, line in enumerate(lines):
         if _FENCE.match(line):
             in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
+        elif not in_fence:
+            yield index, line
+
+
+def headings(lines: list[str]) -> list[Heading]:
+    """The headings of a checkpoint's lines, skipping fenced code."""
+    found: list[Heading] = []
+    for index, line in unfenced(lines):
         match = _HEADING.match(line)
         if match:
             title = match.group(2)
