@@ -158,25 +158,6 @@ def agent_requests(server: LLMServer) -> list[RecordedRequest]:
     return [r for r in server.requests if r.system != SUMMARIZER_PROMPT]
 
 
-def wire_pairs(request: RecordedRequest) -> tuple[list[str], list[str]]:
-    """(tool-call ids, tool-result ids) of a request, in order, in either protocol."""
-    calls: list[str] = []
-    results: list[str] = []
-    for message in request.messages:
-        if request.protocol == "openai":
-            calls.extend(c["id"] for c in message.get("tool_calls") or [])
-            if message.get("role") == "tool":
-                results.append(message["tool_call_id"])
-        else:
-            content = message.get("content")
-            for block in content if isinstance(content, list) else []:
-                if block.get("type") == "tool_use":
-                    calls.append(block["id"])
-                elif block.get("type") == "tool_result":
-                    results.append(block["tool_use_id"])
-    return calls, results
-
-
 def assert_wire_paired(request: RecordedRequest) -> None:
     """Every call is answered right after its assistant message, and nothing else is."""
     messages = request.messages

@@ -11,6 +11,7 @@ import pytest
 from synopsis.agent.events import AgentEnd, AgentError
 from synopsis.agent.model import Tool
 from synopsis.agent.session import AgentSession
+from synopsis.messages import text_of
 from tests.agent._support import (
     PROTOCOLS,
     Events,
@@ -21,11 +22,6 @@ from tests.agent._support import (
     run,
 )
 from tests.llm_server import LLMServer, Reply, ToolCall
-
-
-def text_of(message: Any) -> str:
-    content = message["content"]
-    return content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

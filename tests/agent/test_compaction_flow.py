@@ -21,7 +21,7 @@ from synopsis.agent.session import OVERFLOW_RECOVERY_FAILED, AgentSession
 from synopsis.compaction.compact import CompactionResult
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SummarizerError
-from synopsis.messages import DEFAULT_WRAPPING
+from synopsis.messages import DEFAULT_WRAPPING, text_of
 from synopsis.session.store import FileSession
 from synopsis.summarizers._retry import RetryPolicy
 from synopsis.summarizers.openai_client import OpenAISummarizer
@@ -88,13 +88,6 @@ def first_text(request: RecordedRequest) -> str:
     if isinstance(content, str):
         return content
     return str(content[0].get("text", ""))
-
-
-def last_user_text(request: RecordedRequest) -> str:
-    content = request.messages[-1]["content"]
-    if isinstance(content, str):
-        return content
-    return "".join(b.get("text", "") for b in content if b.get("type") == "text")
 
 
 def chat(server: LLMServer, agent: AgentSession, turns: int, size: int = 240) -> None:
@@ -226,8 +219,8 @@ def test_overflow_compacts_and_retries_once(
     failed, retried = llm_server.requests
     assert request_tokens(retried) < request_tokens(failed)
     assert first_text(retried).startswith(DEFAULT_WRAPPING.compaction_prefix)
-    assert last_user_text(retried) == "Now summarize the ledger work."
-    assert last_user_text(failed) == "Now summarize the ledger work."
+    assert text_of(retried.messages[-1]) == "Now summarize the ledger work."
+    assert text_of(failed.messages[-1]) == "Now summarize the ledger work."
     assert_wire_paired(retried)
     # The failed reply is on record, right before the checkpoint that recovered from it.
     entries = reopen(session).entries
@@ -475,13 +468,23 @@ def test_message_events_come_in_file_order(llm_server: LLMServer, tmp_path: Path
 # --- a model summarizer in the loop ----------------------------------------------------------
 
 
-def summarizer_for(server: LLMServer) -> OpenAISummarizer:
-    return OpenAISummarizer(
+def summarizing_agent(server: LLMServer, tmp_path: Path) -> tuple[AgentSession, FileSession]:
+    """An agent over a session past the threshold, writing checkpoints with a model."""
+    session = new_session(tmp_path)
+    fill(session, 16)
+    summarizer = OpenAISummarizer(
         "summary-model",
         base_url=server.openai_url,
         api_key="test-key",
         retry=RetryPolicy(max_attempts=1),
     )
+    agent = AgentSession(
+        session,
+        chat_model(server, "openai", context_window=WINDOW),
+        settings=SETTINGS,
+        summarizer=summarizer,
+    )
+    return agent, session
 
 
 def test_a_model_summarizer_writes_the_checkpoint(llm_server: LLMServer, tmp_path: Path) -> None:
@@ -491,14 +494,7 @@ def test_a_model_summarizer_writes_the_checkpoint(llm_server: LLMServer, tmp_pat
         return Reply(text="Noted.")
 
     llm_server.set_default(respond)
-    session = new_session(tmp_path)
-    fill(session, 16)
-    agent = AgentSession(
-        session,
-        chat_model(llm_server, "openai", context_window=WINDOW),
-        settings=SETTINGS,
-        summarizer=summarizer_for(llm_server),
-    )
+    agent, session = summarizing_agent(llm_server, tmp_path)
     run(agent.prompt("Continue."))
     [entry] = compaction_entries(session)
     assert "Model-written checkpoint about the ledger." in entry["summary"]
@@ -517,14 +513,7 @@ def test_a_failing_summarizer_is_reported_and_the_run_goes_on(
         return Reply(text="Answered without a checkpoint.")
 
     llm_server.set_default(respond)
-    session = new_session(tmp_path)
-    fill(session, 16)
-    agent = AgentSession(
-        session,
-        chat_model(llm_server, "openai", context_window=WINDOW),
-        settings=SETTINGS,
-        summarizer=summarizer_for(llm_server),
-    )
+    agent, session = summarizing_agent(llm_server, tmp_path)
     events = Events()
     agent.subscribe(events)
     final = run(agent.prompt("Continue."))

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from synopsis.agent.events import AgentEnd, MessageEnd
+from synopsis.agent.events import AgentEnd, AgentError, MessageEnd
 from synopsis.agent.model import ChatRequest, Tool, ToolOutput, ToolSpec
 from synopsis.agent.openai_model import to_openai_messages
 from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
+from synopsis.compaction.settings import CompactionSettings
 from tests.agent._support import (
     SYSTEM_PROMPT,
     Events,
@@ -176,6 +177,57 @@ def test_parallel_failing_and_unknown_tools_all_get_a_result(
         "c4",
     ]
     assert_wire_paired(second)
+
+
+def test_a_run_that_never_stops_calling_tools_ends_after_max_turns(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    llm_server.enqueue(
+        *[Reply(tool_calls=[ToolCall("read", {"path": "a.py"}, f"call_{i}")]) for i in range(3)],
+        Reply(text="must not be asked for"),
+    )
+    session = new_session(tmp_path)
+    agent = AgentSession(
+        session,
+        chat_model(llm_server, "openai"),
+        tools=[file_tool({"a.py": "A = 1"})],
+        max_turns=3,
+    )
+    events = Events()
+    agent.subscribe(events)
+
+    final = run(agent.prompt("Keep reading a.py."))
+
+    assert final is not None and final["stopReason"] == "toolUse"
+    assert len(llm_server.requests) == 3 and llm_server.pending == 1
+    assert [e.message for e in events.of(AgentError)] == [
+        "stopped after 3 turns without a final answer"
+    ]
+    assert events.types[-2:] == ["agent_error", "agent_end"]
+    assert [m["role"] for m in file_messages(session)] == ["user"] + ["assistant", "toolResult"] * 3
+
+
+def test_context_usage_reports_the_context_against_window_and_threshold(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    agent = AgentSession(
+        new_session(tmp_path),
+        chat_model(llm_server, "openai", context_window=10_000),
+        settings=CompactionSettings(reserve_tokens=2_000, keep_recent_tokens=1_000),
+    )
+    empty = agent.context_usage()
+    assert (empty.tokens, empty.context_window, empty.threshold, empty.percent) == (
+        0,
+        10_000,
+        8_000,
+        0.0,
+    )
+    llm_server.enqueue(Reply(text="Fine.", usage=(2_500, 20)))
+    run(agent.prompt("How full is the context?"))
+
+    usage = agent.context_usage()
+    assert usage.tokens == agent.context_tokens().tokens == 2_520  # the reply's own usage
+    assert usage.percent == pytest.approx(25.2)
 
 
 # --- conversion -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from synopsis.agent.branching import BRANCH_PREAMBLE
 from synopsis.agent.events import BranchSummarized
 from synopsis.agent.session import AgentSession
 from synopsis.errors import EntryNotFoundError
-from synopsis.messages import DEFAULT_WRAPPING
+from synopsis.messages import DEFAULT_WRAPPING, text_of
 from synopsis.session.store import FileSession
 from tests.agent._support import (
     Events,
@@ -156,3 +156,29 @@ def test_navigating_to_the_leaf_is_a_no_op(llm_server: LLMServer, tmp_path: Path
     assert (result.leaf_id, result.editor_text, result.summary_entry_id) == (leaf, None, None)
     with pytest.raises(EntryNotFoundError):
         run(agent.navigate("no-such-entry"))
+
+
+def test_the_request_follows_every_change_of_the_session(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    """Appends and leaf moves made straight on the session, not through the agent, are
+    in the next request and the next context size."""
+    session = new_session(tmp_path)
+    agent = AgentSession(session, chat_model(llm_server, "openai"))
+    first = session.append_message({"role": "user", "content": "first question"})
+    assert [text_of(m) for m in agent.llm_messages()] == ["first question"]
+    before = agent.context_tokens().tokens
+
+    session.append_message({"role": "assistant", "content": [{"type": "text", "text": "ok"}]})
+    session.append_message({"role": "user", "content": "second question " * 20})
+    assert [text_of(m) for m in agent.llm_messages()] == [
+        "first question",
+        "ok",
+        "second question " * 20,
+    ]
+    assert agent.context_tokens().tokens > before
+
+    session.branch(first)
+    assert [text_of(m) for m in agent.llm_messages()] == ["first question"]
+    assert agent.context_tokens().tokens == before
+    assert llm_server.requests == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from synopsis.generate import write_session
+from synopsis.messages import tool_calls
 from synopsis.session import open_session
 
 SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
@@ -47,9 +48,7 @@ def test_compact_then_context_shows_the_checkpoint_first(generated: Path, tmp_pa
     # Every tool result in what the model sees has its call before it.
     calls: set[str] = set()
     for message in after["messages"]:
-        for block in message.get("content", []):
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                calls.add(block["id"])
+        calls.update(call["id"] for call in tool_calls(message))
         if message["role"] == "toolResult":
             assert message["toolCallId"] in calls
     session = open_session(path)

@@ -15,7 +15,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from synopsis.messages import AssistantMessage, LlmMessage, ToolResultMessage, role_of
+from synopsis.messages import (
+    AssistantMessage,
+    LlmMessage,
+    ToolResultMessage,
+    role_of,
+    tool_calls,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +125,10 @@ def prepare_for_provider(messages: Sequence[LlmMessage]) -> list[LlmMessage]:
                 continue
             close_pending()
             sent.append(message)
-            for block in message.get("content", []):
-                if isinstance(block, dict) and block.get("type") == "toolCall":
-                    call_id = str(block.get("id"))
-                    pending[call_id] = str(block.get("name"))
-                    known_calls.add(call_id)
+            for call in tool_calls(message):
+                call_id = str(call.get("id"))
+                pending[call_id] = str(call.get("name"))
+                known_calls.add(call_id)
         elif role == "toolResult":
             call_id = str(message.get("toolCallId"))
             if call_id in known_calls and call_id in pending:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from synopsis.agent.fitting import fixed_request_tokens
 from synopsis.agent.model import ChatRequest, Tool, ToolOutput
 from synopsis.messages import AssistantMessage, role_of, text_of
 from synopsis.session.entries import Entry
@@ -21,10 +22,8 @@ from synopsis.tokens import estimate_tokens
 
 def request_tokens(request: ChatRequest) -> int:
     """Estimated input tokens of a request: system prompt, tools and messages."""
-    fixed = len(request.system_prompt or "") + sum(
-        len(tool.name) + len(tool.description) + len(str(tool.parameters)) for tool in request.tools
-    )
-    return -(-fixed // 4) + sum(estimate_tokens(m) for m in request.messages)
+    fixed = fixed_request_tokens(request.system_prompt, request.tools)
+    return fixed + sum(estimate_tokens(m) for m in request.messages)
 
 
 @dataclass(slots=True)

@@ -43,7 +43,12 @@ from synopsis.compaction.prepare import (
     prepare_compaction,
     wants_full_pass,
 )
-from synopsis.compaction.run import default_summarizer
+from synopsis.compaction.run import (
+    append_result,
+    check_compactable,
+    default_summarizer,
+    nothing_to_compact,
+)
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SynopsisError
 from synopsis.messages import (
@@ -54,9 +59,12 @@ from synopsis.messages import (
     ToolResultMessage,
     UserMessage,
     convert_to_llm,
+    text_of,
     tool_arguments,
     tool_calls,
 )
+from synopsis.session.context import SessionContext
+from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer
 from synopsis.tokens import ContextTokens, current_context_tokens, estimate_tokens
@@ -126,6 +134,7 @@ class AgentSession:
         self._stuck_at_entry: str | None = None
         self._abort_requested = False
         self._running: asyncio.Task[Any] | None = None
+        self._context_cache: tuple[tuple[Session, str | None, int], SessionContext] | None = None
 
     # --- events and hooks -------------------------------------------------------------------
 
@@ -149,9 +158,24 @@ class AgentSession:
     def threshold(self) -> int:
         return self.settings.threshold(self.model.context_window)
 
+    def _session_context(self) -> SessionContext:
+        """The session's context at its leaf, built once per state of the session.
+
+        One step of the loop asks for it several times with nothing appended in between
+        (the compaction check after a turn, then the next request), and building it walks
+        the whole branch. Entries are only ever appended, so the session, its leaf and its
+        number of entries say when the context can have changed.
+        """
+        key = (self.session, self.session.leaf_id, len(self.session.entries))
+        if self._context_cache is not None and self._context_cache[0] == key:
+            return self._context_cache[1]
+        context = self.session.build_context()
+        self._context_cache = (key, context)
+        return context
+
     def context_tokens(self) -> ContextTokens:
         """Context size now: the last valid usage after the checkpoint, plus estimates."""
-        context = self.session.build_context()
+        context = self._session_context()
         return current_context_tokens(context.messages, context.new_messages_start)
 
     def context_usage(self) -> ContextUsage:
@@ -165,7 +189,7 @@ class AgentSession:
         compacting (a huge tool result in the kept part), the largest tool results are
         shortened in what is sent (never in the session), so no request exceeds the window.
         """
-        messages = self.session.build_context().messages
+        messages = self._session_context().messages
         system_prompt = self.system_prompt
         if (
             self.settings.checkpoint_role == "system"
@@ -320,10 +344,9 @@ class AgentSession:
         if self.context_tokens().tokens > self.threshold:
             await self._compact("threshold", will_retry=False)
 
-    def _fitting_preparation(self) -> CompactionPreparation | None:
+    def _fitting_preparation(self, branch: Sequence[Entry]) -> CompactionPreparation | None:
         """Prepare with the configured keep window, shrinking it while the kept part alone
         would leave the context over the threshold (a huge recent tool result)."""
-        branch = self.session.path()
         settings = self.settings
         allowance = int(HISTORY_OUTPUT_SHARE * settings.reserve_tokens)
         full_pass = wants_full_pass(branch, settings)
@@ -343,15 +366,11 @@ class AgentSession:
 
     async def compact(self, instructions: str | None = None) -> CompactionResult:
         """Compact now. Raises :class:`CompactionError` when there is nothing to compact."""
-        branch = self.session.path()
-        if branch and branch[-1].get("type") == "compaction":
-            raise CompactionError("Already compacted: the branch ends with a compaction entry")
+        leaf = self.session.leaf_entry
+        check_compactable([leaf] if leaf is not None else [])
         result = await self._compact("manual", will_retry=False, instructions=instructions)
         if result is None:
-            raise CompactionError(
-                "Nothing to compact: the whole branch fits in the keep window "
-                f"(keep_recent_tokens={self.settings.keep_recent_tokens})"
-            )
+            raise nothing_to_compact(self.settings)
         return result
 
     async def _run_hooks(self, event: BeforeCompact) -> CompactionResult | CancelCompaction | None:
@@ -373,13 +392,12 @@ class AgentSession:
     async def _compact(
         self, reason: CompactionReason, *, will_retry: bool, instructions: str | None = None
     ) -> CompactionResult | None:
-        preparation = self._fitting_preparation()
+        branch = self.session.path()
+        preparation = self._fitting_preparation(branch)
         if preparation is None:
             return None
         self._emit(CompactionStart(reason, preparation.tokens_before))
-        event = BeforeCompact(
-            preparation, tuple(self.session.path()), reason, will_retry, instructions
-        )
+        event = BeforeCompact(preparation, tuple(branch), reason, will_retry, instructions)
         outcome = await self._run_hooks(event)
         if isinstance(outcome, CancelCompaction):
             self._emit(CompactionEnd(reason, None, aborted=True, error=outcome.reason))
@@ -402,13 +420,7 @@ class AgentSession:
             if reason == "manual":
                 raise
             return None
-        entry_id = self.session.append_compaction(
-            result.summary,
-            result.first_kept_entry_id,
-            result.tokens_before,
-            result.details,
-            from_hook=from_hook,
-        )
+        entry_id = append_result(self.session, result, from_hook=from_hook)
         after = self.context_tokens().tokens
         problem = None
         if after > self.threshold:
@@ -451,8 +463,6 @@ class AgentSession:
         if target.get("type") == "custom_message" or (
             isinstance(message, dict) and message.get("role") == "user"
         ):
-            from synopsis.messages import text_of
-
             editor_text = text_of(message if message is not None else target)
             new_leaf = target.get("parentId")
         summary = None

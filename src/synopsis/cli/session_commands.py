@@ -17,9 +17,8 @@ from synopsis.compaction.compact import compact
 from synopsis.compaction.run import compact_session, default_summarizer
 from synopsis.errors import CompactionError, SessionFormatError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
-from synopsis.session import FileSession, open_session, render_session
+from synopsis.session import FileSession, open_session
 from synopsis.session.entries import Entry
-from synopsis.session.jsonl import write_atomically
 from synopsis.tokens import estimate_context_tokens, estimate_tokens
 
 FileArg = Annotated[Path, typer.Argument(help="A Pi session file (JSONL).", show_default=False)]
@@ -164,10 +163,7 @@ def migrate(
         raise SessionFormatError("no session header", path=str(file))
     if not session.migrated:
         console.print(f"{file} is already version 3; writing an identical copy")
-    write_atomically(
-        out,
-        render_session(session.header, session.entries) if session.migrated else session.to_bytes(),
-    )
+    session.save(out)  # a migrated session is rendered as version 3, any other kept byte for byte
     console.print(
         f"wrote {out}: version {session.version_before or 1} → 3, {len(session.entries)} entries"
     )
