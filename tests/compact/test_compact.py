@@ -15,7 +15,7 @@ import pytest
 
 from synopsis.compaction import CompactionSettings, prepare_compaction
 from synopsis.compaction.compact import TURN_PREFIX_SEPARATOR, compact
-from synopsis.compaction.run import compact_session
+from synopsis.compaction.orchestrate import compact_session
 from synopsis.errors import CompactionError, SummarizerError
 from synopsis.session import Session, open_session
 from synopsis.summarizers.base import SummaryKind, SummaryRequest, SummaryResult, SummaryUsage

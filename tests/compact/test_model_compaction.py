@@ -16,7 +16,7 @@ import pytest
 
 from synopsis.compaction import CompactionSettings, prepare_compaction
 from synopsis.compaction.compact import split_for_window
-from synopsis.compaction.run import compact_session
+from synopsis.compaction.orchestrate import compact_session
 from synopsis.errors import SummarizerError
 from synopsis.messages import DEFAULT_WRAPPING
 from synopsis.session import open_session

@@ -14,7 +14,7 @@ import inspect
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from synopsis.agent.branching import abandoned_entries, summarize_branch
@@ -36,18 +36,12 @@ from synopsis.agent.events import (
 from synopsis.agent.fitting import fit_tool_results, fixed_request_tokens
 from synopsis.agent.model import ChatModel, ChatRequest, Tool, prepare_for_provider
 from synopsis.agent.overflow import is_context_overflow
-from synopsis.compaction.compact import CompactionResult, compact
-from synopsis.compaction.prepare import (
-    HISTORY_OUTPUT_SHARE,
-    CompactionPreparation,
-    prepare_compaction,
-    wants_full_pass,
-)
-from synopsis.compaction.run import (
-    append_result,
-    check_compactable,
+from synopsis.compaction.compact import CompactionResult
+from synopsis.compaction.orchestrate import (
     default_summarizer,
-    nothing_to_compact,
+    plan_compaction,
+    store_compaction,
+    summarize_plan,
 )
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SynopsisError
@@ -64,16 +58,14 @@ from synopsis.messages import (
     tool_calls,
 )
 from synopsis.session.context import SessionContext
-from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer
-from synopsis.tokens import ContextTokens, current_context_tokens, estimate_tokens
+from synopsis.tokens import ContextTokens, current_context_tokens
 
 OVERFLOW_RECOVERY_FAILED = (
     "Context overflow recovery failed after one compact-and-retry attempt. "
     "Reduce the context (a smaller keep window) or switch to a model with a larger window."
 )
-_MIN_KEEP_TOKENS = 256
 
 
 def _now_ms() -> int:
@@ -344,33 +336,11 @@ class AgentSession:
         if self.context_tokens().tokens > self.threshold:
             await self._compact("threshold", will_retry=False)
 
-    def _fitting_preparation(self, branch: Sequence[Entry]) -> CompactionPreparation | None:
-        """Prepare with the configured keep window, shrinking it while the kept part alone
-        would leave the context over the threshold (a huge recent tool result)."""
-        settings = self.settings
-        allowance = int(HISTORY_OUTPUT_SHARE * settings.reserve_tokens)
-        full_pass = wants_full_pass(branch, settings)
-        while True:
-            preparation = prepare_compaction(branch, settings, full_pass=full_pass)
-            if preparation is None:
-                return None
-            kept = sum(estimate_tokens(m) for m in preparation.kept_messages)
-            if kept + allowance <= self.threshold or settings.keep_recent_tokens <= 0:
-                return preparation
-            smaller = settings.keep_recent_tokens // 2
-            settings = replace(
-                settings,
-                keep_recent_tokens=smaller if smaller >= _MIN_KEEP_TOKENS else 0,
-                keep_recent_messages=None,
-            )
-
     async def compact(self, instructions: str | None = None) -> CompactionResult:
         """Compact now. Raises :class:`CompactionError` when there is nothing to compact."""
-        leaf = self.session.leaf_entry
-        check_compactable([leaf] if leaf is not None else [])
         result = await self._compact("manual", will_retry=False, instructions=instructions)
-        if result is None:
-            raise nothing_to_compact(self.settings)
+        if result is None:  # unreachable: a manual compaction raises instead
+            raise CompactionError("Compaction did not run")
         return result
 
     async def _run_hooks(self, event: BeforeCompact) -> CompactionResult | CancelCompaction | None:
@@ -393,9 +363,12 @@ class AgentSession:
         self, reason: CompactionReason, *, will_retry: bool, instructions: str | None = None
     ) -> CompactionResult | None:
         branch = self.session.path()
-        preparation = self._fitting_preparation(branch)
-        if preparation is None:
+        plan = plan_compaction(branch, self.settings, fit_within=self.threshold)
+        if plan.preparation is None:
+            if reason == "manual":
+                plan.require()
             return None
+        preparation = plan.preparation
         self._emit(CompactionStart(reason, preparation.tokens_before))
         event = BeforeCompact(preparation, tuple(branch), reason, will_retry, instructions)
         outcome = await self._run_hooks(event)
@@ -406,7 +379,7 @@ class AgentSession:
             return None
         from_hook = outcome is not None
         try:
-            result = outcome or await compact(
+            result = outcome or await summarize_plan(
                 preparation,
                 self.summarizer,
                 custom_instructions=instructions,
@@ -420,7 +393,7 @@ class AgentSession:
             if reason == "manual":
                 raise
             return None
-        entry_id = append_result(self.session, result, from_hook=from_hook)
+        entry_id = store_compaction(self.session, result, from_hook=from_hook)
         after = self.context_tokens().tokens
         problem = None
         if after > self.threshold:

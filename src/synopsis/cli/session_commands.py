@@ -12,10 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from synopsis.cli._app import app, console, warn, write_json
-from synopsis.compaction import CompactionSettings, plan_cut, prepare_compaction
-from synopsis.compaction.compact import compact
-from synopsis.compaction.run import compact_session, default_summarizer
-from synopsis.errors import CompactionError, SessionFormatError
+from synopsis.compaction import CompactionSettings
+from synopsis.compaction.orchestrate import CompactionPlan, compact_session, plan_compaction
+from synopsis.errors import SessionFormatError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
 from synopsis.session.entries import Entry
@@ -182,38 +181,39 @@ def plan(
 ) -> None:
     """Explain what a compaction would do right now, without doing it."""
     session = load(file)
-    settings = _settings(keep_recent, reserve)
     branch = session.path()
-    bounds, cut = plan_cut(branch, settings)
-    preparation = prepare_compaction(branch, settings)
-    if preparation is None:
-        reason = (
-            "the branch already ends with a compaction"
-            if branch and branch[-1].get("type") == "compaction"
-            else "nothing before the cut to summarize (the branch fits in the keep window)"
-        )
-        if as_json:
-            write_json({"compact": False, "reason": reason})
-        else:
-            console.print(f"No compaction: {reason}.")
+    plan = plan_compaction(branch, _settings(keep_recent, reserve))
+    report = plan_report(plan)
+    if as_json:
+        write_json(report)
         return
+    if plan.preparation is None:
+        console.print(f"No compaction: {report['reason']}.")
+        return
+    _print_plan(plan, branch, report)
+
+
+def plan_report(plan: CompactionPlan) -> dict[str, Any]:
+    """``plan --json``: the decisions ``compact`` will carry out, as data."""
+    preparation = plan.preparation
+    if preparation is None or plan.bounds is None or plan.cut is None:
+        return {"compact": False, "reason": str(plan.skipped)}
     read_files, modified_files = preparation.file_ops.file_lists()
-    summarized_tokens = sum(estimate_tokens(m) for m in preparation.messages_to_summarize)
-    prefix_tokens = sum(estimate_tokens(m) for m in preparation.turn_prefix_messages)
     kept_tokens = sum(estimate_tokens(m) for m in preparation.kept_messages)
-    report: dict[str, Any] = {
+    return {
         "compact": True,
-        "branchLength": len(branch),
-        "previousCompactionIndex": bounds.previous_compaction_index,
-        "rangeStart": bounds.start,
+        "branchLength": plan.branch_length,
+        "previousCompactionIndex": plan.bounds.previous_compaction_index,
+        "rangeStart": plan.bounds.start,
+        "fullPass": preparation.full_pass,
         "firstKeptEntryId": preparation.first_kept_entry_id,
-        "firstKeptIndex": cut.first_kept_index,
-        "isSplitTurn": cut.is_split_turn,
-        "turnStartIndex": cut.turn_start_index,
+        "firstKeptIndex": plan.cut.first_kept_index,
+        "isSplitTurn": plan.cut.is_split_turn,
+        "turnStartIndex": plan.cut.turn_start_index,
         "messagesToSummarize": len(preparation.messages_to_summarize),
-        "tokensToSummarize": summarized_tokens,
+        "tokensToSummarize": sum(estimate_tokens(m) for m in preparation.messages_to_summarize),
         "turnPrefixMessages": len(preparation.turn_prefix_messages),
-        "turnPrefixTokens": prefix_tokens,
+        "turnPrefixTokens": sum(estimate_tokens(m) for m in preparation.turn_prefix_messages),
         "keptMessages": len(preparation.kept_messages),
         "keptTokens": kept_tokens,
         "tokensBefore": preparation.tokens_before,
@@ -222,13 +222,15 @@ def plan(
         "readFiles": read_files,
         "modifiedFiles": modified_files,
     }
-    if as_json:
-        write_json(report)
-        return
+
+
+def _print_plan(plan: CompactionPlan, branch: list[Entry], report: dict[str, Any]) -> None:
+    preparation, bounds, cut = plan.preparation, plan.bounds, plan.cut
+    assert preparation is not None and bounds is not None and cut is not None
     kept = branch[cut.first_kept_index]
     why = (
-        f"walking back from the leaf, {keep_recent} tokens are reached; the first entry where "
-        f"the kept part may start is {kept['id']} ({_preview(kept, 50)})"
+        f"walking back from the leaf, {plan.settings.keep_recent_tokens} tokens are reached; "
+        f"the first entry where the kept part may start is {kept['id']} ({_preview(kept, 50)})"
     )
     console.print(f"[bold]Cut[/]: {why}.")
     if cut.is_split_turn:
@@ -237,7 +239,11 @@ def plan(
             f"[bold]Split turn[/]: the turn starting at {turn['id']} is cut; its first "
             f"{len(preparation.turn_prefix_messages)} messages get a separate prefix summary."
         )
-    if bounds.previous_compaction_index >= 0:
+    if preparation.full_pass:
+        console.print(
+            "[bold]Full pass[/]: the checkpoint is rebuilt from the whole log, not updated."
+        )
+    elif bounds.previous_compaction_index >= 0:
         console.print(
             f"[bold]Previous checkpoint[/] at index {bounds.previous_compaction_index} is merged; "
             f"the summarized range starts at its first kept entry (index {bounds.start})."
@@ -246,8 +252,10 @@ def plan(
     for key, value in report.items():
         if key not in ("readFiles", "modifiedFiles", "compact"):
             grid.add_row(Text(key, style="bold"), Text(str(value)))
-    grid.add_row(Text("readFiles", style="bold"), Text("\n".join(read_files) or "-"))
-    grid.add_row(Text("modifiedFiles", style="bold"), Text("\n".join(modified_files) or "-"))
+    grid.add_row(Text("readFiles", style="bold"), Text("\n".join(report["readFiles"]) or "-"))
+    grid.add_row(
+        Text("modifiedFiles", style="bold"), Text("\n".join(report["modifiedFiles"]) or "-")
+    )
     console.print(grid)
 
 
@@ -269,29 +277,28 @@ def compact_command(
 ) -> None:
     """Compact the session: summarize the old part and append a checkpoint entry."""
     session = load(file)
-    settings = _settings(keep_recent, reserve)
+    summarizer = None
     if model is not None:
         from synopsis.summarizers.factory import make_summarizer
 
         summarizer = make_summarizer(model, base_url=base_url)
-    else:
-        summarizer = default_summarizer()
-    if dry_run:
-        preparation = prepare_compaction(session.path(), settings)
-        if preparation is None:
-            raise CompactionError("Nothing to compact")
-        result = asyncio.run(compact(preparation, summarizer, custom_instructions=instructions))
-        entry_id = None
-    else:
-        result, entry_id = asyncio.run(
-            compact_session(session, summarizer, settings, custom_instructions=instructions)
+    result, entry_id = asyncio.run(
+        compact_session(
+            session,
+            summarizer,
+            _settings(keep_recent, reserve),
+            custom_instructions=instructions,
+            dry_run=dry_run,
         )
+    )
     if as_json:
         write_json(
             {
                 "entryId": entry_id,
                 "summary": result.summary,
                 "firstKeptEntryId": result.first_kept_entry_id,
+                "isSplitTurn": result.is_split_turn,
+                "fullPass": result.full_pass,
                 "tokensBefore": result.tokens_before,
                 "estimatedTokensAfter": result.estimated_tokens_after,
                 "details": result.details,

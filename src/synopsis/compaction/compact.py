@@ -50,6 +50,12 @@ class CompactionResult:
     usage: SummaryUsage = field(default_factory=SummaryUsage)
     guard: GuardResult | None = None
     """What the summary guard restored or marked stale (``None`` with the guard off)."""
+    is_split_turn: bool = False
+    full_pass: bool = False
+    """Rebuilt from the whole log rather than updating the previous checkpoint."""
+    state: WorkingState | None = None
+    """The working state after this compaction (``None`` with the guard off); the next
+    round starts from it (stored as ``details.workingState`` in session files)."""
 
 
 def summary_request(
@@ -58,6 +64,7 @@ def summary_request(
     *,
     max_tokens: int,
     previous_summary: str | None = None,
+    previous_state: WorkingState | None = None,
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
 ) -> SummaryRequest:
@@ -69,6 +76,7 @@ def summary_request(
         ),
         messages=tuple(messages),
         previous_summary=previous_summary,
+        previous_state=previous_state,
         custom_instructions=custom_instructions,
         max_tokens=max(1, max_tokens),
     )
@@ -104,6 +112,7 @@ async def summarize_in_chunks(
     messages: Sequence[AgentMessage],
     *,
     previous_summary: str | None,
+    previous_state: WorkingState | None,
     max_tokens: int,
     input_limit: int | None,
     custom_instructions: str | None,
@@ -126,6 +135,7 @@ async def summarize_in_chunks(
             chunk,
             max_tokens=max_tokens,
             previous_summary=summary,
+            previous_state=previous_state if summary == previous_summary else None,
             custom_instructions=custom_instructions,
             wrapping=wrapping,
         )
@@ -152,6 +162,7 @@ async def compact(
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
     summary_max_tokens: int | None = None,
     guard: bool = True,
+    previous_state: WorkingState | None = None,
 ) -> CompactionResult:
     """Summarize what ``preparation`` selected and build the checkpoint.
 
@@ -163,6 +174,8 @@ async def compact(
     With ``guard`` (the default) the working state is derived from the summarized
     messages, merged with the previous compaction's, stored in ``details`` and used to
     check the summary: pinned facts it dropped are restored, replaced values marked.
+    ``previous_state`` is the state the previous round returned; without it, the one a
+    previous compaction stored in its ``details`` is used.
     """
     reserve = preparation.settings.reserve_tokens
     if summary_max_tokens is None:
@@ -172,6 +185,8 @@ async def compact(
         history_limit = summary_max_tokens
         prefix_limit = int(summary_max_tokens * TURN_PREFIX_OUTPUT_SHARE / HISTORY_OUTPUT_SHARE)
     previous = preparation.previous_summary
+    if previous_state is None:
+        previous_state = _previous_state(preparation.previous_details)
     input_limit = getattr(summarizer, "max_input_tokens", None)
 
     async def history_summary() -> SummaryResult:
@@ -179,6 +194,7 @@ async def compact(
             summarizer,
             preparation.messages_to_summarize,
             previous_summary=previous,
+            previous_state=previous_state,
             max_tokens=history_limit,
             input_limit=input_limit,
             custom_instructions=custom_instructions,
@@ -209,12 +225,12 @@ async def compact(
 
     read_files, modified_files = preparation.file_ops.file_lists()
     details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
-    checked = None
+    checked = state = None
     if guard:
         state = extract_working_state(
             [*preparation.messages_to_summarize, *preparation.turn_prefix_messages],
             entry_ids=preparation.source_entry_ids,
-            previous=_previous_state(preparation.previous_details),
+            previous=previous_state,
         )
         checked = guard_summary(text, state)
         text = checked.text
@@ -229,6 +245,9 @@ async def compact(
         details=details,
         usage=usage,
         guard=checked,
+        is_split_turn=preparation.is_split_turn,
+        full_pass=preparation.full_pass,
+        state=state,
     )
 
 

@@ -10,6 +10,7 @@ long-lived application compacts again and again.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,12 +22,12 @@ from synopsis.compaction.chat_format import (
     checkpoint_message,
     read_chat_messages,
 )
-from synopsis.compaction.compact import compact
-from synopsis.compaction.cut_points import find_cut_point
-from synopsis.compaction.file_ops import FileOperations
-from synopsis.compaction.prepare import CompactionPreparation
+from synopsis.compaction.cut_points import CutPoint
+from synopsis.compaction.orchestrate import CutAdjustment, plan_compaction, summarize_plan
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
+from synopsis.session.entries import Entry
+from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer, SummaryUsage
 from synopsis.tokens import estimate_tokens
 
@@ -43,6 +44,9 @@ class CompactedMessages:
     tokens_before: int
     tokens_after: int
     usage: SummaryUsage = field(default_factory=SummaryUsage)
+    state: WorkingState | None = None
+    """The working state behind ``summary``: pass it back as ``previous_state`` (with
+    ``previous_summary``) next time, so the next round starts from data, not from text."""
 
 
 def _split_system(messages: Sequence[Any]) -> tuple[list[Any], list[Any]]:
@@ -63,16 +67,26 @@ def _is_checkpoint(message: Any, text: str) -> bool:
     return message.get("role") in ("user", "system") and content == text
 
 
-def _safe_cut(read: list[ReadMessage], cut: int) -> int:
-    """Move the cut past a chat message that also carries tool results.
+def _keep_chat_messages_whole(read: Sequence[ReadMessage], offset: int) -> CutAdjustment:
+    """A cut adjustment that never keeps part of a chat message that carries tool results.
 
-    An Anthropic user turn can hold tool results and new text together; keeping it
-    would keep results whose calls were summarized, so the cut moves to the next message.
+    An Anthropic user turn can hold tool results and new text together; keeping its text
+    would keep results whose calls were summarized, so the cut moves past it and the turn
+    it belongs to becomes a split turn. ``offset`` is the branch position of ``read[0]``.
     """
-    with_results = {r.source_index for r in read if r.message.get("role") == "toolResult"}
-    while cut < len(read) and read[cut].source_index in with_results:
-        cut += 1
-    return cut
+    sources = {r.source_index for r in read if r.message.get("role") == "toolResult"}
+    inside = {i + offset for i, r in enumerate(read) if r.source_index in sources}
+
+    def adjust(entries: Sequence[Entry], cut: CutPoint) -> CutPoint:
+        first_kept = cut.first_kept_index
+        while first_kept in inside:
+            first_kept += 1
+        if first_kept == cut.first_kept_index:
+            return cut
+        turn_start = cut.turn_start_index if cut.is_split_turn else cut.first_kept_index
+        return CutPoint(first_kept, turn_start, True)
+
+    return adjust
 
 
 async def compact_messages(
@@ -82,6 +96,7 @@ async def compact_messages(
     keep_recent_tokens: int = 20000,
     summary_max_tokens: int | None = None,
     previous_summary: str | None = None,
+    previous_state: WorkingState | None = None,
     format: ChatFormat = "openai",
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
@@ -89,6 +104,9 @@ async def compact_messages(
 ) -> CompactedMessages:
     """Compact a chat message list (see the module docstring).
 
+    ``previous_summary`` and ``previous_state`` are what the previous call returned
+    (``summary`` and ``state``): the old checkpoint message is recognised and replaced,
+    and the working state carries every rule and value of earlier rounds forward.
     ``checkpoint_role="system"`` sends the checkpoint as a system message after the
     leading ones (OpenAI format only: Anthropic's system prompt is not a message).
     """
@@ -105,71 +123,110 @@ async def compact_messages(
             rest = rest[1:]
     read = read_chat_messages(rest, format)
     tokens_before = sum(estimate_tokens(r.message) for r in read)
-    entries = [
-        {"type": "message", "id": str(i), "parentId": None, "message": r.message}
-        for i, r in enumerate(read)
-    ]
-    cut = find_cut_point(entries, 0, len(entries), keep_recent_tokens)
-    first_kept = _safe_cut(read, cut.first_kept_index)
-    turn_start, is_split = cut.turn_start_index, cut.is_split_turn
-    if first_kept != cut.first_kept_index and not is_split:
-        turn_start, is_split = cut.first_kept_index, True
-    history_end = turn_start if is_split else first_kept
-    to_summarize = [r.message for r in read[:history_end]]
-    prefix = [r.message for r in read[turn_start:first_kept]] if is_split else []
-    kept_source = read[first_kept].source_index if first_kept < len(read) else len(rest)
-    kept = rest[kept_source:]
-    if not to_summarize and not prefix:
-        summary = previous_summary
-        head = (
-            [checkpoint_message(wrapping.wrap_compaction(summary), format, checkpoint_role)]
-            if summary
-            else []
-        )
-        return CompactedMessages(
-            summary, kept, system + head + kept, False, tokens_before, tokens_before
-        )
-    file_ops = FileOperations()
-    file_ops.add_from_messages(to_summarize)
-    file_ops.add_from_messages(prefix)
-    preparation = CompactionPreparation(
-        first_kept_entry_id=str(first_kept),
-        first_kept_index=first_kept,
-        messages_to_summarize=to_summarize,
-        turn_prefix_messages=prefix,
-        is_split_turn=is_split,
-        turn_start_index=turn_start if is_split else -1,
-        tokens_before=tokens_before,
-        previous_summary=previous_summary,
-        previous_compaction_index=-1,
-        range_start=0,
-        file_ops=file_ops,
-        settings=CompactionSettings(keep_recent_tokens=keep_recent_tokens),
-        kept_messages=[r.message for r in read[first_kept:]],
+    offset = 1 if previous_summary else 0
+    plan = plan_compaction(
+        _as_entries(read, previous_summary),
+        CompactionSettings(keep_recent_tokens=keep_recent_tokens),
+        adjust_cut=_keep_chat_messages_whole(read, offset),
     )
-    if summarizer is None:
-        from synopsis.compaction.run import default_summarizer
 
-        summarizer = default_summarizer()
-    result = await compact(
+    def reply(summary: str | None, kept_from: int) -> list[Any]:
+        if not summary:
+            return system + rest[kept_from:]
+        head = checkpoint_message(wrapping.wrap_compaction(summary), format, checkpoint_role)
+        return [*system, head, *rest[kept_from:]]
+
+    preparation = plan.preparation
+    if preparation is None:
+        return CompactedMessages(
+            previous_summary,
+            rest,
+            reply(previous_summary, 0),
+            False,
+            tokens_before,
+            tokens_before,
+            state=previous_state,
+        )
+    result = await summarize_plan(
         preparation,
         summarizer,
         custom_instructions=custom_instructions,
         wrapping=wrapping,
         summary_max_tokens=summary_max_tokens,
+        previous_state=previous_state,
     )
-    head = [checkpoint_message(wrapping.wrap_compaction(result.summary), format, checkpoint_role)]
+    first_kept = preparation.first_kept_index - offset
+    kept_from = read[first_kept].source_index if first_kept < len(read) else len(rest)
     return CompactedMessages(
         result.summary,
-        kept,
-        system + head + kept,
+        rest[kept_from:],
+        reply(result.summary, kept_from),
         True,
         tokens_before,
         result.estimated_tokens_after,
         result.usage,
+        result.state,
     )
 
 
-def compact_messages_sync(messages: Sequence[Any], **options: Any) -> CompactedMessages:
-    """:func:`compact_messages` for code that is not async."""
-    return asyncio.run(compact_messages(messages, **options))
+def _as_entries(read: Sequence[ReadMessage], previous_summary: str | None) -> list[Entry]:
+    """The chat list as a branch of session entries, so the session's rules apply to it.
+
+    A previous checkpoint becomes a compaction entry that keeps everything after it: the
+    next cut then merges its summary the way a session file's second compaction does.
+    """
+    entries: list[Entry] = []
+    if previous_summary:
+        entries.append(
+            {
+                "type": "compaction",
+                "id": "checkpoint",
+                "parentId": None,
+                "summary": previous_summary,
+                "firstKeptEntryId": "0",
+                "tokensBefore": 0,
+            }
+        )
+    for index, item in enumerate(read):
+        entries.append(
+            {"type": "message", "id": str(index), "parentId": None, "message": item.message}
+        )
+    return entries
+
+
+def compact_messages_sync(
+    messages: Sequence[Any],
+    *,
+    summarizer: Summarizer | None = None,
+    keep_recent_tokens: int = 20000,
+    summary_max_tokens: int | None = None,
+    previous_summary: str | None = None,
+    previous_state: WorkingState | None = None,
+    format: ChatFormat = "openai",
+    custom_instructions: str | None = None,
+    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    checkpoint_role: Literal["user", "system"] = "user",
+) -> CompactedMessages:
+    """:func:`compact_messages` for code that is not async.
+
+    Inside a running event loop (Jupyter, an async web framework) the coroutine runs to
+    completion in a worker thread with a loop of its own, so the call still just returns.
+    """
+    coroutine = compact_messages(
+        messages,
+        summarizer=summarizer,
+        keep_recent_tokens=keep_recent_tokens,
+        summary_max_tokens=summary_max_tokens,
+        previous_summary=previous_summary,
+        previous_state=previous_state,
+        format=format,
+        custom_instructions=custom_instructions,
+        wrapping=wrapping,
+        checkpoint_role=checkpoint_role,
+    )
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

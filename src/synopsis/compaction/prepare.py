@@ -88,6 +88,8 @@ class CompactionPreparation:
     """``details`` of the previous compaction (working state travels there)."""
     source_entry_ids: list[str] = field(default_factory=list)
     """Entry ids of ``messages_to_summarize`` followed by those of ``turn_prefix_messages``."""
+    full_pass: bool = False
+    """The checkpoint is rebuilt from the whole log instead of updating the previous one."""
 
 
 def _messages(
@@ -130,18 +132,21 @@ def prepare_compaction(
     settings: CompactionSettings | None = None,
     *,
     full_pass: bool = False,
+    cut: CutPoint | None = None,
 ) -> CompactionPreparation | None:
     """Decide a compaction of ``branch``; ``None`` when there is nothing to do.
 
     Nothing to do: the branch ends with a compaction (already compacted), or there is
     nothing before the cut to summarize. With ``full_pass`` the summary is rebuilt from
     the original log (everything on the branch before the cut) instead of updating the
-    previous one, so that errors of earlier summaries cannot accumulate.
+    previous one, so that errors of earlier summaries cannot accumulate. ``cut`` replaces
+    the cut the rules would choose (callers that must move it, such as the chat-list API).
     """
     settings = settings or CompactionSettings()
     if not branch or branch[-1].get("type") == "compaction":
         return None
-    bounds, cut = plan_cut(branch, settings)
+    bounds, chosen = plan_cut(branch, settings)
+    cut = cut or chosen
     if cut.first_kept_index >= len(branch):
         return None
     first_kept = branch[cut.first_kept_index]
@@ -186,4 +191,5 @@ def prepare_compaction(
         kept_messages=_messages(branch, cut.first_kept_index, len(branch)),
         previous_details=previous_details,
         source_entry_ids=source_ids,
+        full_pass=full_pass,
     )

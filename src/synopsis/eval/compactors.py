@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from synopsis.compaction.cut_points import find_cut_point, is_turn_start
+from synopsis.compaction.orchestrate import compact_session
 from synopsis.compaction.prepare import HISTORY_OUTPUT_SHARE
-from synopsis.compaction.run import compact_session
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SettingsError
 from synopsis.messages import AgentMessage

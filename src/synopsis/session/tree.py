@@ -13,18 +13,13 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from synopsis.errors import DuplicateEntryIdError, EntryNotFoundError, ParentCycleError
 from synopsis.messages import AgentMessage
 from synopsis.session.context import SessionContext, build_session_context
 from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader
 from synopsis.session.migration import random_entry_id
-
-if TYPE_CHECKING:
-    from synopsis.compaction.compact import CompactionResult
-    from synopsis.compaction.settings import CompactionSettings
-    from synopsis.summarizers.base import Summarizer
 
 DuplicatePolicy = Literal["error", "last-wins"]
 
@@ -214,25 +209,6 @@ class Session:
     def build_context(self, leaf_id: str | None = None) -> SessionContext:
         """The context the model sees at ``leaf_id`` (default: the current leaf)."""
         return build_session_context(self.path(leaf_id))
-
-    async def compact(
-        self,
-        summarizer: Summarizer | None = None,
-        settings: CompactionSettings | None = None,
-        *,
-        custom_instructions: str | None = None,
-    ) -> CompactionResult:
-        """Compact the current branch and append the checkpoint entry.
-
-        Uses the embedded summarizer unless one is given; see
-        :func:`synopsis.compaction.run.compact_session`.
-        """
-        from synopsis.compaction.run import compact_session
-
-        result, _ = await compact_session(
-            self, summarizer, settings, custom_instructions=custom_instructions
-        )
-        return result
 
     # --- moving the leaf --------------------------------------------------------------------
 

@@ -114,6 +114,8 @@ def pinned_facts(state: WorkingState) -> list[PinnedFact]:
             PinnedFact("goal", text, stale_note(f"- {text}", stale), "goal", goal.entry_id)
         )
     for constraint in state.current_constraints():
+        if constraint.source == "summary":
+            continue  # read back from a checkpoint's text: untrusted, never pinned alone
         line = constraint_line(stale_note(constraint.text, stale), constraint.entry_id)
         facts.append(
             PinnedFact("constraint", constraint.text, line, "constraints", constraint.entry_id)

@@ -67,11 +67,9 @@ def is_pinned_identifier(identifier: Identifier) -> bool:
     """Whether a value must appear in every checkpoint (the guard restores it)."""
     if identifier.superseded_by is not None or identifier.kind == "path":
         return False  # paths travel in the file lists; the rules that name them are pinned
-    return (
-        identifier.source == "user"
-        or identifier.kind in STRONG_KINDS
-        or (identifier.source == "summary" and identifier.slot is not None)
-    )
+    if identifier.source == "summary":
+        return False  # read back from a checkpoint's text: untrusted, never pinned alone
+    return identifier.source == "user" or identifier.kind in STRONG_KINDS
 
 
 def pinned_goals(state: WorkingState) -> tuple[str, ...]:

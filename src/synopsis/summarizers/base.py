@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
+from synopsis.state.model import WorkingState
+
 
 class SummaryKind(StrEnum):
     HISTORY = "history"
@@ -32,6 +34,9 @@ class SummaryRequest:
     messages: Sequence[Any] = ()
     """The same messages, structured, for summarizers that read tool outcomes directly."""
     previous_summary: str | None = None
+    previous_state: WorkingState | None = None
+    """The working state behind ``previous_summary`` when synopsis wrote it (typed data,
+    trusted); without it a summarizer can only read the previous checkpoint's text."""
     custom_instructions: str | None = None
     max_tokens: int = 13107
     """Upper bound on the summary's length in tokens."""

@@ -5,7 +5,9 @@ every line comes from the working state (:mod:`synopsis.state`) — the user's r
 values verbatim, progress from the tool events themselves, decisions in the assistant's
 own words — and it runs fast enough to sit inside the agent loop. In update mode the
 previous checkpoint is read back (its rules and values into the state, its other lines
-as items) and merged; values the user has since corrected are dropped.
+as items) and merged; values the user has since corrected are dropped. When synopsis
+wrote the previous checkpoint, its working state arrives as data with the request and
+seeds the new one instead of the text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from synopsis.state.extract import extract_working_state
+from synopsis.state.model import WorkingState
 from synopsis.state.render import Layout, render_state
 from synopsis.summarizers.base import SummaryKind, SummaryRequest, SummaryResult, SummaryUsage
 
@@ -35,11 +38,18 @@ class EmbeddedSummarizer:
         return SummaryResult(summarize_request(request), SummaryUsage())
 
 
+def read_back(summary: str) -> WorkingState:
+    """What a checkpoint's text states, for checkpoints whose working state we lack
+    (Pi's, a model's, a hook's). Its items are marked as read from a summary: the guard
+    never pins them on their own."""
+    return extract_working_state([{"role": "compactionSummary", "summary": summary}])
+
+
 def summarize_request(request: SummaryRequest) -> str:
     """The checkpoint text for ``request`` (synchronous core of :class:`EmbeddedSummarizer`)."""
     previous_summary = request.previous_summary or None
     if previous_summary:
-        seed = extract_working_state([{"role": "compactionSummary", "summary": previous_summary}])
+        seed = request.previous_state or read_back(previous_summary)
         # The new messages' first request is a goal of its own (the checkpoint's goals stay
         # first): withhold the seed's goals while extracting, so it is seen as one.
         state = extract_working_state(list(request.messages), previous=replace(seed, goals=()))

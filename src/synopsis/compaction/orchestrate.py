@@ -1,0 +1,190 @@
+"""The one compaction path: plan → summarize → guard → result, and one store operation.
+
+Every caller compacts through these functions — session files (:func:`compact_session`),
+the agent loop (which runs its hooks between planning and summarizing), plain chat lists
+(:mod:`synopsis.compaction.messages_api`) and the CLI (``synopsis plan`` prints the
+:class:`CompactionPlan` that ``synopsis compact`` then carries out) — so a change to how a
+compaction is decided, summarized, guarded or stored is made in one place.
+
+Planning is pure (entries and settings in, a plan out). Summarizing awaits the
+summarizer and nothing else. Storing is the only step that writes, and it runs only
+after the summary exists, so a failing or cancelled summarizer leaves a session as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from synopsis.compaction.compact import CompactionResult, compact
+from synopsis.compaction.cut_points import CutPoint
+from synopsis.compaction.prepare import (
+    HISTORY_OUTPUT_SHARE,
+    CompactionPreparation,
+    CompactionRange,
+    plan_cut,
+    prepare_compaction,
+    wants_full_pass,
+)
+from synopsis.compaction.settings import CompactionSettings
+from synopsis.errors import CompactionError
+from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
+from synopsis.session.entries import Entry
+from synopsis.session.tree import Session
+from synopsis.state.model import WorkingState
+from synopsis.summarizers.base import Summarizer
+from synopsis.summarizers.embedded import EmbeddedSummarizer
+from synopsis.tokens import estimate_tokens
+
+MIN_KEEP_TOKENS = 256
+"""Below this the keep window is not halved further but dropped to nothing."""
+
+CutAdjustment = Callable[[Sequence[Entry], CutPoint], CutPoint]
+"""Moves a cut the generic rules chose (the chat-list API keeps mixed Anthropic turns whole)."""
+
+
+class NoCompaction(StrEnum):
+    """Why a plan compacts nothing."""
+
+    ALREADY_COMPACTED = "the branch already ends with a compaction"
+    FITS = "nothing before the cut to summarize (the branch fits in the keep window)"
+    EMPTY = "the branch is empty"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionPlan:
+    """What a compaction of a branch would do now, decided once for every caller."""
+
+    branch_length: int
+    settings: CompactionSettings
+    """The settings the cut was made with (a keep window shrunk to fit, when it was)."""
+    bounds: CompactionRange | None
+    cut: CutPoint | None
+    preparation: CompactionPreparation | None
+    skipped: NoCompaction | None = None
+    """Set when there is nothing to compact (``preparation`` is then ``None``)."""
+
+    def require(self) -> CompactionPreparation:
+        """The preparation, or the :class:`CompactionError` that says why there is none."""
+        if self.preparation is not None:
+            return self.preparation
+        if self.skipped is NoCompaction.ALREADY_COMPACTED:
+            raise CompactionError("Already compacted: the branch ends with a compaction entry")
+        raise CompactionError(
+            "Nothing to compact: the whole branch fits in the keep window "
+            f"(keep_recent_tokens={self.settings.keep_recent_tokens}); lower it to compact anyway"
+        )
+
+
+def default_summarizer() -> Summarizer:
+    """The embedded summarizer: no model, no network."""
+    return EmbeddedSummarizer()
+
+
+def plan_compaction(
+    branch: Sequence[Entry],
+    settings: CompactionSettings | None = None,
+    *,
+    fit_within: int | None = None,
+    adjust_cut: CutAdjustment | None = None,
+) -> CompactionPlan:
+    """Decide a compaction of ``branch`` (root → leaf): the cut, the passes, the messages.
+
+    ``fit_within`` (the agent's threshold) halves the keep window while the kept part
+    plus the checkpoint's allowance would still exceed it — a huge recent tool result must
+    not leave the context over the threshold right after compacting.
+    """
+    settings = settings or CompactionSettings()
+    if not branch:
+        return CompactionPlan(0, settings, None, None, None, NoCompaction.EMPTY)
+    if branch[-1].get("type") == "compaction":
+        return CompactionPlan(
+            len(branch), settings, None, None, None, NoCompaction.ALREADY_COMPACTED
+        )
+    full_pass = wants_full_pass(branch, settings)
+    while True:
+        bounds, cut = plan_cut(branch, settings)
+        if adjust_cut is not None:
+            cut = adjust_cut(branch, cut)
+        preparation = prepare_compaction(branch, settings, full_pass=full_pass, cut=cut)
+        if preparation is None:
+            return CompactionPlan(len(branch), settings, bounds, cut, None, NoCompaction.FITS)
+        if fit_within is None or _fits(preparation, settings, fit_within):
+            return CompactionPlan(len(branch), settings, bounds, cut, preparation)
+        smaller = settings.keep_recent_tokens // 2
+        settings = replace(
+            settings,
+            keep_recent_tokens=smaller if smaller >= MIN_KEEP_TOKENS else 0,
+            keep_recent_messages=None,
+        )
+
+
+def _fits(preparation: CompactionPreparation, settings: CompactionSettings, limit: int) -> bool:
+    if settings.keep_recent_tokens <= 0:
+        return True  # nothing left to shrink
+    kept = sum(estimate_tokens(m) for m in preparation.kept_messages)
+    return kept + int(HISTORY_OUTPUT_SHARE * settings.reserve_tokens) <= limit
+
+
+async def summarize_plan(
+    preparation: CompactionPreparation,
+    summarizer: Summarizer | None = None,
+    *,
+    custom_instructions: str | None = None,
+    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    summary_max_tokens: int | None = None,
+    guard: bool = True,
+    previous_state: WorkingState | None = None,
+) -> CompactionResult:
+    """Summarize and guard what ``preparation`` selected; stores nothing."""
+    return await compact(
+        preparation,
+        summarizer or default_summarizer(),
+        custom_instructions=custom_instructions,
+        wrapping=wrapping,
+        summary_max_tokens=summary_max_tokens,
+        guard=guard,
+        previous_state=previous_state,
+    )
+
+
+def store_compaction(session: Session, result: CompactionResult, *, from_hook: bool = False) -> str:
+    """Append a compaction result as an entry (with the summary calls' usage, if any)."""
+    usage = result.usage
+    extra = {"usage": usage.to_json()} if usage.input_tokens or usage.output_tokens else None
+    return session.append_compaction(
+        result.summary,
+        result.first_kept_entry_id,
+        result.tokens_before,
+        result.details,
+        from_hook=from_hook,
+        extra=extra,
+    )
+
+
+async def compact_session(
+    session: Session,
+    summarizer: Summarizer | None = None,
+    settings: CompactionSettings | None = None,
+    *,
+    custom_instructions: str | None = None,
+    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    guard: bool = True,
+    dry_run: bool = False,
+) -> tuple[CompactionResult, str | None]:
+    """Compact the session's current branch; returns the result and the new entry's id.
+
+    Raises :class:`CompactionError` when the branch already ends with a compaction or has
+    nothing to summarize. The entry is appended only after the summarizer succeeded, and
+    not at all with ``dry_run`` (the id is then ``None``).
+    """
+    plan = plan_compaction(session.path(), settings)
+    result = await summarize_plan(
+        plan.require(),
+        summarizer,
+        custom_instructions=custom_instructions,
+        wrapping=wrapping,
+        guard=guard,
+    )
+    return result, None if dry_run else store_compaction(session, result)
