@@ -95,9 +95,9 @@ def big_session() -> Path:
             check=True,
         )
     else:  # no shared tools: our own generator (figures then do not compare directly)
-        from synopsis.generate import write_session
+        from tests.synthetic import write_session
 
-        print(f"generating {path} with synopsis.generate …", file=sys.stderr)
+        print(f"generating {path} with tests.synthetic …", file=sys.stderr)
         write_session(path, seed=BIG_SEED, entries=BIG_ENTRIES)
     return path
 

@@ -10,7 +10,7 @@ previous one). The size is that of the transcript a model summarizer would read
 (``serialize_conversation``), UTF-8 encoded, so the figure compares with any summarizer.
 
 Inputs: the largest recorded Pi session in ``../shared/fixtures/pi/sessions`` (when
-present), sessions from ``synopsis.generate`` (English and Chinese, ``--entries`` each),
+present), sessions from ``tests.synthetic`` (English and Chinese, ``--entries`` each),
 and with ``--big`` the 100k-entry ``bench-data`` session.
 """
 
@@ -43,7 +43,7 @@ def _largest_fixture() -> Path | None:
 
 def _generated(entries: int) -> list[tuple[str, list[Any]]]:
     try:
-        from synopsis.generate import generate_session
+        from tests.synthetic import generate_session
     except ImportError:
         return []
     branches = []

@@ -1,4 +1,4 @@
-"""Tests for the synthetic session generator (synopsis.generate).
+"""Tests for the synthetic session generator (tests.synthetic).
 
 The generator feeds benchmarks and fidelity checks, so what matters is that its output is
 reproducible, structurally valid Pi v3 (every tool call answered, a linear chain of unique
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from synopsis.errors import SettingsError
-from synopsis.generate import GeneratedSession, generate_session, write_session
+from tests.synthetic import GeneratedSession, generate_session, write_session
 
 HEX8 = re.compile(r"^[0-9a-f]{8}$")
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -339,3 +339,12 @@ def test_write_session_writes_the_same_bytes(tmp_path: Path) -> None:
     assert target.read_bytes() == s.to_jsonl()
     assert target.read_bytes() == generate_session(8, 250, language="zh").to_jsonl()
     assert os.listdir(tmp_path) == ["s.jsonl"]  # no temporary file left behind
+
+
+def test_the_shipped_demo_recordings_are_what_the_generator_makes() -> None:
+    """``synopsis demo`` replays files made by this generator; they must not drift from it
+    (rewrite them with ``python -m tests.synthetic.demo_recording``)."""
+    from tests.synthetic.demo_recording import build_recording, recording_path
+
+    for language in ("en", "zh"):
+        assert recording_path(language).read_bytes() == build_recording(language), language

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from synopsis.agent.demo import DEMO_ENTRIES, DEMO_SEED
 from synopsis.agent.replay import recorded_turns
-from synopsis.generate import generate_session
 from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
 from tests.agent._support import Protocol, request_tokens
 from tests.llm_server import LLMServer, RecordedRequest, Reply, ToolCall
+from tests.synthetic import generate_session
 
 SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
-SEED, ENTRIES = 11, 200
+ENTRIES = 200
 WINDOW, RESERVE, KEEP = 8_000, 2_000, 1_500
 CHECKPOINT = "## Goal\nFinish the refactor the user asked for.\n\n## Next Steps\n- Keep going."
 
@@ -49,7 +50,7 @@ def run_demo(*arguments: str, ok: bool = True) -> subprocess.CompletedProcess[st
     }
     environment["COLUMNS"] = "200"
     done = subprocess.run(
-        [SYNOPSIS, "demo", "--seed", str(SEED), "--entries", str(ENTRIES), *arguments],
+        [SYNOPSIS, "demo", "--entries", str(ENTRIES), *arguments],
         capture_output=True,
         text=True,
         env=environment,
@@ -85,8 +86,8 @@ def test_demo_runs_the_loop_against_the_model(
 
     assert f"model: {spec} at {base_url}" in done.stdout
     assert "Report" in done.stdout
-    recording = generate_session(SEED, ENTRIES)
-    prompts = [turn.prompt for turn in recorded_turns(recording.entries)]
+    recording = generate_session(DEMO_SEED, DEMO_ENTRIES)  # what the shipped file holds
+    prompts = [turn.prompt for turn in recorded_turns(recording.entries[:ENTRIES])]
     entries = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     messages = [e["message"] for e in entries if e["type"] == "message"]
     assert [m["content"][0]["text"] for m in messages if m["role"] == "user"] == prompts

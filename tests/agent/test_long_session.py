@@ -22,7 +22,6 @@ from synopsis.agent.model import ChatRequest
 from synopsis.agent.replay import ReplayModel, recorded_turns, replay_tools
 from synopsis.agent.session import AgentSession
 from synopsis.compaction.settings import CompactionSettings
-from synopsis.generate import generate_session
 from synopsis.messages import AssistantMessage
 from tests.agent._support import (
     Events,
@@ -37,6 +36,7 @@ from tests.agent._support import (
     words,
 )
 from tests.llm_server import LLMServer, RecordedRequest, Reply, ToolCall
+from tests.synthetic import generate_session
 
 OMISSION_MARK = "characters of this tool result are left out"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from synopsis.generate import write_session
 from synopsis.messages import tool_calls
 from synopsis.session import open_session
+from tests.synthetic import write_session
 
 SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"

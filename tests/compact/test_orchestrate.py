@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 import synopsis
 from synopsis.cli import app
 from synopsis.compaction.messages_api import compact_messages, compact_messages_sync
-from synopsis.generate import write_session
 from synopsis.state.model import WorkingState
+from tests.synthetic import write_session
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 FIXTURE_SESSIONS = sorted(

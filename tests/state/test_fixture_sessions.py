@@ -1,7 +1,7 @@
 """The embedded summarizer on recorded and generated sessions: nothing critical is lost.
 
 Recorded sessions come from ``../shared/fixtures/pi/sessions`` (skipped when absent);
-generated ones from ``synopsis.generate``, whose planted facts give an oracle that does not
+generated ones from ``tests.synthetic``, whose planted facts give an oracle that does not
 depend on our own extractor.
 """
 
@@ -111,7 +111,7 @@ def test_the_recorded_sessions_do_have_rules_and_errors() -> None:
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_planted_facts_survive_three_rounds_on_generated_sessions(language: str, seed: int) -> None:
-    generate = pytest.importorskip("synopsis.generate")
+    generate = pytest.importorskip("tests.synthetic")
     generated = generate.generate_session(seed=seed, entries=400, language=language)
     branch = Session(generated.header, generated.entries, duplicates="last-wins").path()
     preparation = prepare_compaction(branch, CompactionSettings(keep_recent_tokens=4000))

@@ -1,16 +1,21 @@
-"""The demo: a long generated coding session replayed through the agent loop.
+"""The demo: a long recorded coding session replayed through the agent loop.
 
 It shows compaction doing its job on realistic data with no model and no network: the
 recorded prompts are sent one by one, a :class:`~synopsis.agent.replay.ReplayModel`
 answers from the recording, the embedded summarizer writes every checkpoint, and the
 report says whether the planted constraints and ids survived to the final context.
+
+The recordings in ``demo_data/`` were made by the test suite's session generator
+(``tests/synthetic``, not shipped); their headers list the facts planted in them.
 """
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +25,54 @@ from synopsis.agent.replay import ReplayModel, recorded_turns, replay_tools
 from synopsis.agent.session import AgentSession
 from synopsis.compaction.serialize import serialize_conversation
 from synopsis.compaction.settings import CompactionSettings
-from synopsis.generate import PlantedFact, generate_session
+from synopsis.errors import SettingsError
+from synopsis.session.entries import Entry
+from synopsis.session.jsonl import parse_session
 from synopsis.session.store import open_session
 from synopsis.summarizers.base import Summarizer
+
+DEMO_DATA = resources.files("synopsis.agent") / "demo_data"
+DEMO_SEED = 7
+DEMO_ENTRIES = 2400
+DEMO_LANGUAGES = ("en", "zh")
+
+
+@dataclass(frozen=True, slots=True)
+class PlantedFact:
+    """A fact planted in a recording, which the final context must still hold verbatim."""
+
+    kind: str
+    text: str
+    entry_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    header: dict[str, Any]
+    entries: list[Entry]
+    facts: list[PlantedFact]
+
+
+def load_recording(language: str = "en", entries: int = DEMO_ENTRIES) -> Recording:
+    """The first ``entries`` entries of the shipped recording for ``language``."""
+    if language not in DEMO_LANGUAGES:
+        raise SettingsError(
+            f"unknown language {language!r}; use one of: {', '.join(DEMO_LANGUAGES)}"
+        )
+    if not 0 <= entries <= DEMO_ENTRIES:
+        raise SettingsError(f"entries must be between 0 and {DEMO_ENTRIES}, got {entries}")
+    data = gzip.decompress((DEMO_DATA / f"coding-{language}.jsonl.gz").read_bytes())
+    loaded = parse_session(data, path=f"demo recording ({language})", strict=True)
+    header: dict[str, Any] = dict(loaded.header or {})
+    kept = loaded.entries[:entries]
+    ids = {entry["id"] for entry in kept}
+    planted: list[dict[str, Any]] = header.pop("demoFacts", [])
+    facts = [
+        PlantedFact(str(f["kind"]), str(f["text"]), str(f["entryId"]))
+        for f in planted
+        if f.get("entryId") in ids
+    ]
+    return Recording(header, kept, facts)
 
 
 @dataclass(slots=True)
@@ -43,8 +93,7 @@ class DemoReport:
 async def run_demo(
     out: Path,
     *,
-    seed: int = 7,
-    entries: int = 2400,
+    entries: int = DEMO_ENTRIES,
     language: str = "en",
     settings: CompactionSettings | None = None,
     context_window: int = 100_000,
@@ -52,9 +101,9 @@ async def run_demo(
     summarizer: Summarizer | None = None,
     on_event: Callable[[AgentEvent], None] | None = None,
 ) -> DemoReport:
-    """Replay a generated session of ``entries`` entries into a new session file ``out``."""
+    """Replay ``entries`` entries of a recording into a new session file ``out``."""
     started = time.perf_counter()
-    recording = generate_session(seed, entries, language=language)
+    recording = load_recording(language, entries)
     turns = recorded_turns(recording.entries)
     replay = ReplayModel(
         [reply for turn in turns for reply in turn.replies], context_window=context_window

@@ -19,9 +19,10 @@ from synopsis.errors import SettingsError
 
 @app.command()
 def demo(
-    entries: Annotated[int, typer.Option(help="Entries of the generated session.")] = 2400,
-    seed: Annotated[int, typer.Option(help="Seed of the generated session.")] = 7,
-    language: Annotated[str, typer.Option(help="en or zh.")] = "en",
+    entries: Annotated[
+        int, typer.Option(help="Entries of the recording to replay (at most 2400).")
+    ] = 2400,
+    language: Annotated[str, typer.Option(help="Language of the recording: en or zh.")] = "en",
     window: Annotated[int, typer.Option(help="Context window of the model (tokens).")] = 100_000,
     reserve: Annotated[int, typer.Option(help="Tokens reserved for the reply.")] = 16384,
     keep_recent: Annotated[int, typer.Option(help="Recent tokens kept verbatim.")] = 20000,
@@ -39,7 +40,7 @@ def demo(
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Where to write the session file.")] = None,
 ) -> None:
-    """Replay a long generated coding session through the agent loop with auto-compaction."""
+    """Replay a long recorded coding session through the agent loop with auto-compaction."""
     settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep_recent)
     summarizer = None
     chat_model = None
@@ -53,7 +54,7 @@ def demo(
         raise SettingsError("--base-url needs --model (the server of that model)")
     target = out or Path(tempfile.mkdtemp(prefix="synopsis-demo-")) / "session.jsonl"
     console.print(
-        f"[bold]synopsis demo[/]: {entries} generated entries (seed {seed}, {language}) "
+        f"[bold]synopsis demo[/]: {entries} recorded entries ({language}) "
         f"through a {window:,}-token window; reserve {reserve:,}, keep {keep_recent:,}"
     )
     if chat_model is not None:
@@ -81,7 +82,6 @@ def demo(
     report = asyncio.run(
         run_demo(
             target,
-            seed=seed,
             entries=entries,
             language=language,
             settings=settings,

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from synopsis.errors import SettingsError
-from synopsis.generate._session import Builder, PlantedFact
 from synopsis.session.jsonl import render_session, write_atomically
+from tests.synthetic._session import Builder, PlantedFact
 
 __all__ = ["LANGUAGES", "GeneratedSession", "PlantedFact", "generate_session", "write_session"]
 

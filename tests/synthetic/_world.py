@@ -14,7 +14,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from synopsis.generate._fill import fill
+from tests.synthetic._fill import fill
 
 CODENAMES = (
     "ledgerline", "tessera", "harbor", "quillmate", "driftwood", "lumen", "orchard",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from synopsis.generate._world import OBJECTS, TEST_CASES, VERBS, Module, World, camel
+from tests.synthetic._world import OBJECTS, TEST_CASES, VERBS, Module, World, camel
 
 Shell = tuple[str, str, int]
 """A command, its combined output and its exit code."""

@@ -13,9 +13,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from synopsis.generate import _outputs as sh
-from synopsis.generate._fill import fill
-from synopsis.generate._prose import (
+from tests.synthetic import _outputs as sh
+from tests.synthetic._fill import fill
+from tests.synthetic._prose import (
     ANSWERS,
     ASSISTANT_PRE,
     BLOCKED_CLOSERS,
@@ -39,7 +39,7 @@ from synopsis.generate._prose import (
     USER_OPENERS,
     USER_REQUESTS,
 )
-from synopsis.generate._world import (
+from tests.synthetic._world import (
     LOGGERS_PY,
     LOGGERS_TS,
     NOUNS,
