@@ -45,11 +45,11 @@ _EXPORTS: dict[str, str] = {
     "SummaryResult": "synopsis.summarizers.base",
     "SummaryUsage": "synopsis.summarizers.base",
     "EmbeddedSummarizer": "synopsis.summarizers.embedded",
-    "RetryPolicy": "synopsis.summarizers._retry",
+    "RetryPolicy": "synopsis.providers._retry",
     # the agent loop
     "AgentSession": "synopsis.agent.session",
-    "Tool": "synopsis.agent.model",
-    "ChatModel": "synopsis.agent.model",
+    "Tool": "synopsis.agent.tools",
+    "ChatModel": "synopsis.providers.base",
     # messages and tokens
     "DEFAULT_WRAPPING": "synopsis.messages",
     "SummaryWrapping": "synopsis.messages",
@@ -138,8 +138,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from synopsis.agent.model import ChatModel, Tool
     from synopsis.agent.session import AgentSession
+    from synopsis.agent.tools import Tool
     from synopsis.compaction.compact import CompactionResult
     from synopsis.compaction.messages_api import (
         CompactedMessages,
@@ -167,6 +167,8 @@ if TYPE_CHECKING:
         SynopsisError,
     )
     from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping, convert_to_llm
+    from synopsis.providers._retry import RetryPolicy
+    from synopsis.providers.base import ChatModel
     from synopsis.session.context import SessionContext, build_session_context
     from synopsis.session.jsonl import read_session_file
     from synopsis.session.store import FileSession, open_session
@@ -174,7 +176,6 @@ if TYPE_CHECKING:
     from synopsis.state.extract import extract_working_state
     from synopsis.state.guard import guard_summary
     from synopsis.state.model import WorkingState
-    from synopsis.summarizers._retry import RetryPolicy
     from synopsis.summarizers.base import (
         Summarizer,
         SummaryKind,

@@ -10,13 +10,14 @@ from typing import Any, TypeVar
 
 import pytest
 
-from synopsis.agent.anthropic_model import AnthropicChatModel
 from synopsis.agent.events import AgentEvent
-from synopsis.agent.model import ChatRequest, Tool
-from synopsis.agent.openai_model import OpenAIChatModel
+from synopsis.agent.tools import Tool
 from synopsis.messages import role_of
+from synopsis.providers._retry import RetryPolicy
+from synopsis.providers.anthropic import AnthropicChatModel
+from synopsis.providers.base import ChatRequest
+from synopsis.providers.openai import OpenAIChatModel
 from synopsis.session.store import FileSession, open_session
-from synopsis.summarizers._retry import RetryPolicy
 from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
 from tests.llm_server import LLMServer, Protocol, RecordedRequest
 from tests.summarizers._support import PROTOCOLS as PROTOCOLS

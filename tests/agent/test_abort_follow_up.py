@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from synopsis.agent.events import AgentEnd, AgentError
-from synopsis.agent.model import Tool
 from synopsis.agent.session import AgentSession
+from synopsis.agent.tools import Tool
 from synopsis.messages import text_of
 from tests.agent._support import (
     PROTOCOLS,

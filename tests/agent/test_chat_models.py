@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from synopsis.agent.events import AgentError
-from synopsis.agent.model import ChatModel, ChatRequest
-from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
 from synopsis.errors import SettingsError, SynopsisError
-from synopsis.summarizers._retry import RetryPolicy
+from synopsis.providers._retry import RetryPolicy
+from synopsis.providers.base import ChatModel, ChatRequest
+from synopsis.providers.overflow import is_context_overflow
 from tests.agent._support import (
     CHAT_MODEL,
     KEY_ENV,

@@ -22,9 +22,9 @@ from synopsis.compaction.compact import CompactionResult
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SummarizerError
 from synopsis.messages import DEFAULT_WRAPPING, text_of
+from synopsis.providers._retry import RetryPolicy
 from synopsis.session.store import FileSession
-from synopsis.summarizers._retry import RetryPolicy
-from synopsis.summarizers.openai_client import OpenAISummarizer
+from synopsis.summarizers.model import OpenAISummarizer
 from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
 from tests.agent._support import (
     PROTOCOLS,

@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synopsis.agent.anthropic_model import to_anthropic_messages
-from synopsis.agent.model import prepare_for_provider
-from synopsis.agent.openai_model import to_openai_messages
+from synopsis.providers.anthropic import to_anthropic_messages
+from synopsis.providers.base import prepare_for_provider
+from synopsis.providers.openai import to_openai_messages
 from tests.agent._support import assert_wire_paired
 from tests.llm_server import RecordedRequest
 

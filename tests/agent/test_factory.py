@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from synopsis.agent.anthropic_model import AnthropicChatModel
-from synopsis.agent.factory import make_chat_model
-from synopsis.agent.openai_model import OpenAIChatModel
 from synopsis.errors import SettingsError
+from synopsis.providers.anthropic import AnthropicChatModel
+from synopsis.providers.factory import make_chat_model
+from synopsis.providers.openai import OpenAIChatModel
 
 
 def test_openai_compatible_models_keep_their_own_colons() -> None:

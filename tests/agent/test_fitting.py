@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from synopsis.agent.events import AgentError, CompactionEnd
 from synopsis.agent.fitting import MIN_KEPT_TOKENS, fit_tool_results, fixed_request_tokens
-from synopsis.agent.model import ToolSpec
 from synopsis.agent.session import AgentSession
 from synopsis.compaction.settings import CompactionSettings
+from synopsis.providers.base import ToolSpec
 from synopsis.tokens import estimate_tokens
 from tests.agent._support import (
     Events,

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synopsis.agent.events import AgentError, CompactionEnd, MessageEnd
-from synopsis.agent.model import ChatRequest
 from synopsis.agent.replay import ReplayModel, recorded_turns, replay_tools
 from synopsis.agent.session import AgentSession
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import AssistantMessage
+from synopsis.providers.base import ChatRequest
 from tests.agent._support import (
     Events,
     agent_requests,

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from synopsis.agent.anthropic_model import to_anthropic_messages
-from synopsis.agent.model import ChatRequest, Tool
-from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
+from synopsis.agent.tools import Tool
+from synopsis.providers.anthropic import to_anthropic_messages
+from synopsis.providers.base import ChatRequest
+from synopsis.providers.overflow import is_context_overflow
 from tests.agent._support import (
     SYSTEM_PROMPT,
     ask,

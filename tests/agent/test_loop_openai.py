@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from synopsis.agent.events import AgentEnd, AgentError, MessageEnd
-from synopsis.agent.model import ChatRequest, Tool, ToolOutput, ToolSpec
-from synopsis.agent.openai_model import to_openai_messages
-from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession
+from synopsis.agent.tools import Tool, ToolOutput
 from synopsis.compaction.settings import CompactionSettings
+from synopsis.providers.base import ChatRequest, ToolSpec
+from synopsis.providers.openai import to_openai_messages
+from synopsis.providers.overflow import is_context_overflow
 from tests.agent._support import (
     SYSTEM_PROMPT,
     Events,

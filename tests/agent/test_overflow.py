@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from synopsis.agent.overflow import OVERFLOW_PATTERNS, is_context_overflow
+from synopsis.providers.overflow import OVERFLOW_PATTERNS, is_context_overflow
 
 # One real-world wording per provider or server; each must be recognised.
 OVERFLOW_MESSAGES = {

@@ -20,8 +20,7 @@ from synopsis.compaction.orchestrate import compact_session
 from synopsis.errors import SummarizerError
 from synopsis.messages import DEFAULT_WRAPPING
 from synopsis.session import open_session
-from synopsis.summarizers.anthropic_client import AnthropicSummarizer
-from synopsis.summarizers.openai_client import OpenAISummarizer
+from synopsis.summarizers.model import AnthropicSummarizer, OpenAISummarizer
 from tests.compact.test_compact import _assistant, _result, _user, build_session
 from tests.llm_server import LLMServer, Reply
 

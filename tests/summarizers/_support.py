@@ -7,10 +7,9 @@ import socket
 from collections.abc import Coroutine, Mapping
 from typing import Any, TypeVar
 
-from synopsis.summarizers._retry import RetryPolicy
-from synopsis.summarizers.anthropic_client import AnthropicSummarizer
+from synopsis.providers._retry import RetryPolicy
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
-from synopsis.summarizers.openai_client import OpenAISummarizer
+from synopsis.summarizers.model import AnthropicSummarizer, OpenAISummarizer
 from tests.llm_server import LLMServer, Protocol
 
 T = TypeVar("T")

@@ -11,8 +11,8 @@ from typing import Any
 import anthropic
 import pytest
 
-from synopsis.summarizers.anthropic_client import AnthropicSummarizer
 from synopsis.summarizers.base import SummaryUsage
+from synopsis.summarizers.model import AnthropicSummarizer
 from synopsis.summarizers.prompts import SYSTEM_PROMPT
 from tests.llm_server import LLMServer, Reply
 from tests.summarizers._support import (

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from synopsis.errors import SettingsError
-from synopsis.summarizers.anthropic_client import AnthropicSummarizer
 from synopsis.summarizers.factory import make_summarizer
-from synopsis.summarizers.openai_client import OpenAISummarizer
+from synopsis.summarizers.model import AnthropicSummarizer, OpenAISummarizer
 from tests.llm_server import LLMServer, Reply
 from tests.summarizers._support import request, run
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from synopsis.errors import SummarizerError
+from synopsis.providers.openai import OpenAIChatModel
 from synopsis.summarizers.base import SummaryUsage
-from synopsis.summarizers.openai_client import OpenAISummarizer
+from synopsis.summarizers.model import OpenAISummarizer
 from tests.llm_server import LLMServer, RecordedRequest, Reply
 from tests.summarizers._support import SUMMARY, request, run, summarizer
 
@@ -72,7 +73,8 @@ def test_a_parameter_is_adapted_only_once(llm_server: LLMServer) -> None:
 def test_openai_default_base_url_uses_max_completion_tokens() -> None:
     client = OpenAISummarizer("gpt-4o-mini", api_key="k")
     assert client.base_url == "https://api.openai.com/v1"
-    assert client.max_tokens_parameter == "max_completion_tokens"
+    assert isinstance(client.chat_model, OpenAIChatModel)
+    assert client.chat_model.max_tokens_parameter == "max_completion_tokens"
 
 
 def completion_body(usage: dict[str, Any] | None) -> dict[str, Any]:

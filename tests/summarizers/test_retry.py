@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from synopsis.errors import SettingsError
-from synopsis.summarizers._retry import RetryPolicy, parse_retry_after
+from synopsis.providers._retry import RetryPolicy, parse_retry_after
 
 _policies = st.builds(
     RetryPolicy,

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from synopsis.errors import SettingsError, SummarizerError
-from synopsis.summarizers._retry import RetryPolicy
+from synopsis.providers._retry import RetryPolicy
 from synopsis.summarizers.base import Summarizer, SummaryKind, SummaryRequest, SummaryUsage
 from synopsis.summarizers.prompts import SYSTEM_PROMPT
 from tests.llm_server import LLMServer, Protocol, RecordedRequest, Reply, ToolCall
@@ -261,16 +261,16 @@ _TEXT_AND_TOOL_CALL = Reply(
 @pytest.mark.parametrize(
     ("protocol", "reply", "problem"),
     [
-        ("openai", Reply(text="## Goal\nhalf a summ", stop="length"), "finish_reason 'length'"),
+        ("openai", Reply(text="## Goal\nhalf a summ", stop="length"), "output limit of 640"),
         (
             "anthropic",
             Reply(text="## Goal\nhalf a summ", stop="length"),
-            "stop_reason 'max_tokens'",
+            "output limit of 640 tokens",
         ),
         (
             "anthropic",
             Reply(text=SUMMARY, stop="model_context_window_exceeded"),
-            "before it was complete",
+            "cut off",
         ),
         ("openai", _TOOL_CALL, "tool calls"),
         ("anthropic", _TOOL_CALL, "tool calls"),
@@ -298,7 +298,10 @@ def test_unusable_replies_are_rejected_not_retried(
 
 @pytest.mark.parametrize(
     ("protocol", "limit", "says"),
-    [("openai", 777, "output limit of 777 tokens"), ("anthropic", 640, "output limit 640 tokens")],
+    [
+        ("openai", 777, "output limit of 777 tokens"),
+        ("anthropic", 640, "output limit of 640 tokens"),
+    ],
 )
 def test_a_cut_off_reply_names_the_limit(
     llm_server: LLMServer, protocol: Protocol, limit: int, says: str

@@ -12,10 +12,11 @@ from synopsis.agent.events import (
     HookError,
     MessageEnd,
 )
-from synopsis.agent.model import ChatModel, ChatRequest, Tool, ToolOutput, ToolSpec
-from synopsis.agent.overflow import is_context_overflow
 from synopsis.agent.session import AgentSession, ContextUsage, NavigateResult
 from synopsis.agent.settings_files import load_agent_settings
+from synopsis.agent.tools import Tool, ToolOutput
+from synopsis.providers.base import ChatModel, ChatRequest, ToolSpec
+from synopsis.providers.overflow import is_context_overflow
 
 __all__ = [
     "AgentEnd",

@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from synopsis.agent.events import AgentEvent, CompactionEnd, MessageEnd
-from synopsis.agent.model import ChatModel, Tool
 from synopsis.agent.replay import ReplayModel, recorded_turns, replay_tools
 from synopsis.agent.session import AgentSession
+from synopsis.agent.tools import Tool
 from synopsis.compaction.serialize import serialize_conversation
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import SettingsError
+from synopsis.providers.base import ChatModel
 from synopsis.session.entries import Entry
 from synopsis.session.jsonl import parse_session
 from synopsis.session.store import open_session

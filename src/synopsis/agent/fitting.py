@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from synopsis._js import utf16_len
-from synopsis.agent.model import ToolSpec
 from synopsis.messages import LlmMessage, block_text, blocks, role_of
+from synopsis.providers.base import ToolSpec
 from synopsis.tokens import estimate_tokens
 
 MIN_KEPT_TOKENS = 64

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synopsis.agent.fitting import fixed_request_tokens
-from synopsis.agent.model import ChatRequest, Tool, ToolOutput
+from synopsis.agent.tools import Tool, ToolOutput
 from synopsis.messages import AssistantMessage, role_of, text_of
+from synopsis.providers.base import ChatRequest
 from synopsis.session.entries import Entry
 from synopsis.tokens import estimate_tokens
 

@@ -1,7 +1,7 @@
 """The agent loop: call the model, run tools, persist every message, compact in time.
 
 :class:`AgentSession` drives a :class:`~synopsis.session.Session` with a
-:class:`~synopsis.agent.model.ChatModel` and a set of tools. Compaction is checked before
+:class:`~synopsis.providers.base.ChatModel` and a set of tools. Compaction is checked before
 every prompt, between turns inside a long tool loop, and after every run, so one long
 run cannot grow past the window. A provider's "prompt too long" reply triggers one
 compact-and-retry; a second one ends the run with a clear error.
@@ -34,8 +34,7 @@ from synopsis.agent.events import (
     MessageEnd,
 )
 from synopsis.agent.fitting import fit_tool_results, fixed_request_tokens
-from synopsis.agent.model import ChatModel, ChatRequest, Tool, prepare_for_provider
-from synopsis.agent.overflow import is_context_overflow
+from synopsis.agent.tools import Tool
 from synopsis.compaction.compact import CompactionResult
 from synopsis.compaction.orchestrate import (
     default_summarizer,
@@ -57,6 +56,8 @@ from synopsis.messages import (
     tool_arguments,
     tool_calls,
 )
+from synopsis.providers.base import ChatModel, ChatRequest, prepare_for_provider
+from synopsis.providers.overflow import is_context_overflow
 from synopsis.session.context import SessionContext
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer

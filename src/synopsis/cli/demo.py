@@ -45,7 +45,7 @@ def demo(
     summarizer = None
     chat_model = None
     if model is not None:
-        from synopsis.agent.factory import make_chat_model
+        from synopsis.providers.factory import make_chat_model
         from synopsis.summarizers.factory import make_summarizer
 
         chat_model = make_chat_model(model, context_window=window, base_url=base_url)

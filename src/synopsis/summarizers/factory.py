@@ -29,9 +29,9 @@ def make_summarizer(
         )
     model = model.strip()
     if provider == "openai":
-        from synopsis.summarizers.openai_client import OpenAISummarizer
+        from synopsis.summarizers.model import OpenAISummarizer
 
         return OpenAISummarizer(model, base_url=base_url, api_key=api_key)
-    from synopsis.summarizers.anthropic_client import AnthropicSummarizer
+    from synopsis.summarizers.model import AnthropicSummarizer
 
     return AnthropicSummarizer(model, base_url=base_url, api_key=api_key)

@@ -2,9 +2,9 @@
 
 The agent loop needs a provider failure as an assistant message (``stopReason: "error"``
 with the provider's own words in ``errorMessage``), because that is what
-:func:`~synopsis.agent.overflow.is_context_overflow` reads to decide on compact-and-retry.
+:func:`~synopsis.providers.overflow.is_context_overflow` reads to decide on compact-and-retry.
 The summarizer clients' connection and retry loop
-(:class:`~synopsis.summarizers._connection.ProviderConnection`) are reused as they are;
+(:class:`~synopsis.providers._connection.ProviderConnection`) are reused as they are;
 :func:`call_provider` only adds the two things an agent needs on top: an overflow is never
 retried (waiting does not make a prompt shorter), and what is left after the retries is
 returned as text instead of raised. :class:`SdkChatModel` runs one call that way for both
@@ -15,24 +15,25 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
 
-from synopsis.agent.model import ChatRequest
-from synopsis.agent.overflow import is_overflow_error_message
 from synopsis.errors import SettingsError, SummarizerError
 from synopsis.messages import AssistantMessage, StopReason, Usage, block_text, blocks
-from synopsis.summarizers._connection import (
+from synopsis.providers._connection import (
+    Adapt,
     Create,
     ProviderConnection,
     check_output_limit,
     usage,
 )
-from synopsis.summarizers._retry import CallFailure, classify
+from synopsis.providers._retry import CallFailure, Endpoint, classify
+from synopsis.providers.base import ChatRequest
+from synopsis.providers.overflow import is_overflow_error_message
 
 T = TypeVar("T")
 
@@ -105,7 +106,9 @@ def failure_text(exc: BaseException, failure: CallFailure, sdk: ModuleType) -> s
     return text
 
 
-async def call_provider(connection: ProviderConnection, create: Create[T]) -> Succeeded[T] | Failed:
+async def call_provider(
+    connection: ProviderConnection, create: Create[T], adapt: Adapt
+) -> Succeeded[T] | Failed:
     """``create`` on a fresh client under the connection's retry policy; a provider
     failure comes back as :class:`Failed`.
 
@@ -116,7 +119,7 @@ async def call_provider(connection: ProviderConnection, create: Create[T]) -> Su
 
     async def attempt() -> T:
         try:
-            return await connection.send(create)
+            return await connection.send(create, adapt)
         except Exception as exc:
             failure = classify(exc, sdk)
             if failure is not None and is_overflow_error_message(failure_text(exc, failure, sdk)):
@@ -153,7 +156,7 @@ def check_limits(context_window: int, max_output_tokens: int | None) -> None:
 
 
 class SdkChatModel(ABC, Generic[T]):
-    """A :class:`~synopsis.agent.model.ChatModel` over an official SDK, replying ``T``.
+    """A :class:`~synopsis.providers.base.ChatModel` over an official SDK, replying ``T``.
 
     A subclass builds the request body (:meth:`arguments`), sends it (:meth:`_send`) and
     reads the reply into an assistant message (:meth:`_read`). Failures, and replies that
@@ -197,17 +200,43 @@ class SdkChatModel(ABC, Generic[T]):
         """The assistant message in ``reply``; may raise on a reply it cannot read."""
 
     async def complete(self, request: ChatRequest) -> AssistantMessage:
-        arguments = self.arguments(request)
-        outcome = await call_provider(
-            self._connection, lambda client: self._send(client, arguments)
-        )
-        if isinstance(outcome, Failed):
-            return self._reply([], "error", error_message=outcome.message)
+        def create(client: Any) -> Awaitable[T]:
+            # built per attempt: a rejected parameter is dropped between attempts
+            return self._send(client, self.arguments(request))
+
+        if request.raise_on_failure:
+            reply = await self._connection.call(create, self._adapt)
+        else:
+            outcome = await call_provider(self._connection, create, self._adapt)
+            if isinstance(outcome, Failed):
+                return self._reply([], "error", error_message=outcome.message)
+            reply = outcome.value
         try:
-            return self._read(outcome.value)
+            return self._read(reply)
         except (AttributeError, TypeError, ValueError, KeyError) as error:
             # A 200 whose body is not a reply of this protocol (a misconfigured proxy).
             return self._reply([], "error", error_message=unreadable_reply(error))
+
+    @property
+    def sdk(self) -> ModuleType:
+        """The provider's SDK module, as loaded for this model."""
+        return self._connection.sdk
+
+    @property
+    def endpoint(self) -> Endpoint:
+        """Where calls go, as errors name it."""
+        return self._connection.endpoint
+
+    def _adapt(self, message: str) -> bool:
+        """Adapt to a model that rejected a parameter; True when there is something to retry.
+
+        ``temperature`` is dropped (reasoning models and recent Claude models accept only
+        their default), once, and stays dropped for later calls.
+        """
+        if self.temperature is not None and "temperature" in message:
+            self.temperature = None
+            return True
+        return False
 
     def _reply(
         self,

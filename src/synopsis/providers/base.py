@@ -1,4 +1,4 @@
-"""What the agent loop needs from a model and from tools.
+"""What synopsis needs from a chat model: one Protocol, its request, its error contract.
 
 A :class:`ChatModel` takes the conversation (plain LLM messages, see
 :func:`synopsis.messages.convert_to_llm`) plus tool definitions and returns one assistant
@@ -10,8 +10,7 @@ the session file for the record.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -39,6 +38,10 @@ class ChatRequest:
     messages: Sequence[LlmMessage]
     tools: Sequence[ToolSpec] = ()
     max_tokens: int | None = None
+    raise_on_failure: bool = False
+    """Raise :class:`~synopsis.errors.SummarizerError` (with the retries' account and what
+    to do) when the provider fails, instead of returning an error reply: for callers that
+    have no session to record a failed reply in, such as a summarizer."""
 
 
 @runtime_checkable
@@ -50,48 +53,6 @@ class ChatModel(Protocol):
     context_window: int
 
     async def complete(self, request: ChatRequest) -> AssistantMessage: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ToolOutput:
-    """A tool's result with an explicit error flag (returning a plain str means success)."""
-
-    text: str
-    is_error: bool = False
-
-
-ToolFunction = Callable[[dict[str, Any]], "str | ToolOutput | Awaitable[str | ToolOutput]"]
-
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    """A plain Python callable offered to the model.
-
-    ``run`` receives the call's arguments and returns the result text or a
-    :class:`ToolOutput` (or an awaitable of either). An exception becomes an error result
-    the model can read, never a crash.
-    """
-
-    name: str
-    description: str
-    run: ToolFunction
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
-
-    @property
-    def spec(self) -> ToolSpec:
-        return ToolSpec(self.name, self.description, self.parameters)
-
-    async def call(self, arguments: dict[str, Any]) -> tuple[str, bool]:
-        """Run the tool; returns (text, is_error)."""
-        try:
-            outcome = self.run(arguments)
-            if inspect.isawaitable(outcome):
-                outcome = await outcome
-        except Exception as error:  # a failing tool is reported to the model
-            return f"{type(error).__name__}: {error}", True
-        if isinstance(outcome, ToolOutput):
-            return outcome.text, outcome.is_error
-        return str(outcome), False
 
 
 def prepare_for_provider(messages: Sequence[LlmMessage]) -> list[LlmMessage]:

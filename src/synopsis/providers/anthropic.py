@@ -1,6 +1,6 @@
 """The agent's model on the Anthropic messages API.
 
-:class:`AnthropicChatModel` implements :class:`~synopsis.agent.model.ChatModel` with the
+:class:`AnthropicChatModel` implements :class:`~synopsis.providers.base.ChatModel` with the
 official ``anthropic`` SDK. The messages API is stricter than chat completions: tool
 results are ``tool_result`` blocks inside a *user* message, all results of one assistant
 turn must arrive in that one message, and roles alternate; :func:`to_anthropic_messages`
@@ -13,8 +13,6 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from synopsis.agent._convert import SdkChatModel, check_limits
-from synopsis.agent.model import ChatRequest, ToolSpec
 from synopsis.messages import (
     AssistantMessage,
     LlmMessage,
@@ -24,8 +22,10 @@ from synopsis.messages import (
     role_of,
     tool_arguments,
 )
-from synopsis.summarizers._connection import ANTHROPIC, anthropic_usage, connect
-from synopsis.summarizers._retry import RetryPolicy, Sleep
+from synopsis.providers._connection import ANTHROPIC, Role, anthropic_usage, connect
+from synopsis.providers._retry import RetryPolicy, Sleep
+from synopsis.providers._sdk import SdkChatModel, check_limits
+from synopsis.providers.base import ChatRequest, ToolSpec
 
 if TYPE_CHECKING:
     from anthropic.types import Message
@@ -128,13 +128,14 @@ def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
 
 
 class AnthropicChatModel(SdkChatModel["Message"]):
-    """A :class:`~synopsis.agent.model.ChatModel` over ``POST {base_url}/v1/messages``.
+    """A :class:`~synopsis.providers.base.ChatModel` over ``POST {base_url}/v1/messages``.
 
     ``context_window`` is the model's window in tokens (required). ``api_key`` defaults
     to ``$ANTHROPIC_API_KEY`` (``$ANTHROPIC_AUTH_TOKEN`` is left to the SDK); ``base_url``
-    to ``$ANTHROPIC_BASE_URL`` or Anthropic's API. ``max_output_tokens`` is the output
-    limit every request must carry. ``retry``/``sleep`` set the retry policy for rate
-    limits (429), overload (529) and server errors; the SDK's own retries are off.
+    to ``$ANTHROPIC_BASE_URL`` or Anthropic's API. ``max_output_tokens`` caps the output
+    limit every request must carry (None: the request's own, else 4096).
+    ``retry``/``sleep`` set the retry policy for rate limits (429), overload (529) and
+    server errors; the SDK's own retries are off.
     """
 
     api = API
@@ -147,24 +148,22 @@ class AnthropicChatModel(SdkChatModel["Message"]):
         base_url: str | None = None,
         api_key: str | None = None,
         provider: str = "anthropic",
-        max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS,
+        max_output_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS,
         temperature: float | None = None,
         timeout: float = 600.0,
         retry: RetryPolicy | None = None,
         sleep: Sleep = asyncio.sleep,
+        role: Role = "chat model",
     ) -> None:
         check_limits(context_window, max_output_tokens)
-        connection = connect(
-            ANTHROPIC, "chat model", model, base_url, api_key, timeout, retry, sleep
-        )
+        connection = connect(ANTHROPIC, role, model, base_url, api_key, timeout, retry, sleep)
         super().__init__(connection, provider, context_window, temperature)
         self.max_output_tokens = max_output_tokens
 
     def arguments(self, request: ChatRequest) -> dict[str, Any]:
         """The body of the messages call for ``request``."""
-        limit = self.max_output_tokens
-        if request.max_tokens is not None:
-            limit = min(limit, request.max_tokens)
+        limits = [n for n in (request.max_tokens, self.max_output_tokens) if n is not None]
+        limit = min(limits) if limits else DEFAULT_MAX_OUTPUT_TOKENS
         arguments: dict[str, Any] = {
             "model": self.model_id,
             "messages": to_anthropic_messages(request.messages),

@@ -1,6 +1,6 @@
 """The agent's model on the OpenAI chat-completions API (and every compatible server).
 
-:class:`OpenAIChatModel` implements :class:`~synopsis.agent.model.ChatModel` with the
+:class:`OpenAIChatModel` implements :class:`~synopsis.providers.base.ChatModel` with the
 official ``openai`` SDK: synopsis messages become chat messages with ``tool_calls`` and
 ``tool`` results, the reply becomes an assistant message with usage and stop reason. A
 failure is returned as an error reply carrying the server's own words, so the loop can
@@ -13,15 +13,6 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from synopsis.agent._convert import (
-    SdkChatModel,
-    check_limits,
-    dump_arguments,
-    image_blocks,
-    parse_arguments,
-    text_blocks,
-)
-from synopsis.agent.model import ChatRequest, ToolSpec
 from synopsis.messages import (
     AssistantMessage,
     LlmMessage,
@@ -32,14 +23,24 @@ from synopsis.messages import (
     tool_arguments,
     tool_calls,
 )
-from synopsis.summarizers._connection import (
+from synopsis.providers._connection import (
     OPENAI,
     MaxTokensParameter,
+    Role,
     connect,
     default_max_tokens_parameter,
     openai_usage,
 )
-from synopsis.summarizers._retry import RetryPolicy, Sleep
+from synopsis.providers._retry import RetryPolicy, Sleep
+from synopsis.providers._sdk import (
+    SdkChatModel,
+    check_limits,
+    dump_arguments,
+    image_blocks,
+    parse_arguments,
+    text_blocks,
+)
+from synopsis.providers.base import ChatRequest, ToolSpec
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
@@ -150,7 +151,7 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
 
 
 class OpenAIChatModel(SdkChatModel["ChatCompletion"]):
-    """A :class:`~synopsis.agent.model.ChatModel` over ``POST {base_url}/chat/completions``.
+    """A :class:`~synopsis.providers.base.ChatModel` over ``POST {base_url}/chat/completions``.
 
     ``context_window`` is the model's window in tokens (required: the loop compacts
     against it). ``api_key`` defaults to ``$OPENAI_API_KEY`` and ``base_url`` to
@@ -177,14 +178,16 @@ class OpenAIChatModel(SdkChatModel["ChatCompletion"]):
         retry: RetryPolicy | None = None,
         sleep: Sleep = asyncio.sleep,
         max_tokens_parameter: MaxTokensParameter | None = None,
+        role: Role = "chat model",
     ) -> None:
         check_limits(context_window, max_output_tokens)
-        connection = connect(OPENAI, "chat model", model, base_url, api_key, timeout, retry, sleep)
+        connection = connect(OPENAI, role, model, base_url, api_key, timeout, retry, sleep)
         super().__init__(connection, provider, context_window, temperature)
         self.max_output_tokens = max_output_tokens
         self.max_tokens_parameter: MaxTokensParameter = (
             max_tokens_parameter or default_max_tokens_parameter(self.base_url)
         )
+        self._switched_parameter = False
 
     def arguments(self, request: ChatRequest) -> dict[str, Any]:
         """The body of the chat-completions call for ``request``."""
@@ -200,6 +203,25 @@ class OpenAIChatModel(SdkChatModel["ChatCompletion"]):
         if self.temperature is not None:
             arguments["temperature"] = self.temperature
         return arguments
+
+    def _adapt(self, message: str) -> bool:
+        """Adapt to a model that rejected a parameter; True when there is something to retry.
+
+        Each adaptation happens at most once and sticks for later calls: ``temperature`` is
+        dropped and the output-limit field is switched between ``max_tokens`` and
+        ``max_completion_tokens``.
+        """
+        if super()._adapt(message):
+            return True
+        if not self._switched_parameter and self.max_tokens_parameter in message:
+            self._switched_parameter = True
+            self.max_tokens_parameter = (
+                "max_completion_tokens"
+                if self.max_tokens_parameter == "max_tokens"
+                else "max_tokens"
+            )
+            return True
+        return False
 
     async def _send(self, client: Any, arguments: dict[str, Any]) -> ChatCompletion:
         return cast("ChatCompletion", await client.chat.completions.create(**arguments))

@@ -7,8 +7,8 @@ model is actually asked for.
 
 from __future__ import annotations
 
-from synopsis.agent.model import ChatModel
 from synopsis.errors import SettingsError
+from synopsis.providers.base import ChatModel
 
 PROVIDERS = ("openai", "anthropic")
 
@@ -33,12 +33,12 @@ def make_chat_model(
             "server, with --base-url) or anthropic:MODEL, e.g. openai:gpt-4o-mini"
         )
     if provider == "openai":
-        from synopsis.agent.openai_model import OpenAIChatModel
+        from synopsis.providers.openai import OpenAIChatModel
 
         return OpenAIChatModel(
             model, context_window=context_window, base_url=base_url, api_key=api_key
         )
-    from synopsis.agent.anthropic_model import AnthropicChatModel
+    from synopsis.providers.anthropic import AnthropicChatModel
 
     return AnthropicChatModel(
         model, context_window=context_window, base_url=base_url, api_key=api_key

@@ -4,7 +4,7 @@
 ``AnthropicChatModel`` connect the same way: check the model name and output limit, import
 the optional SDK, take the base URL and API key from the arguments or the environment,
 and open a fresh SDK client with its own retries off for every call, run under
-:func:`~synopsis.summarizers._retry.call_with_retries`. :func:`connect` does that once for
+:func:`~synopsis.providers._retry.call_with_retries`. :func:`connect` does that once for
 all four; a :class:`Provider` holds what differs between the two protocols. The token
 usage readers live here too, so summaries and agent replies count tokens alike.
 """
@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from synopsis.errors import SettingsError
 from synopsis.messages import Usage
-from synopsis.summarizers._retry import (
+from synopsis.providers._retry import (
     Endpoint,
     RetryPolicy,
     Sleep,
@@ -29,7 +29,6 @@ from synopsis.summarizers._retry import (
     rejected_parameter_message,
     resolve_api_key,
 )
-from synopsis.summarizers.base import SummaryUsage
 
 T = TypeVar("T")
 
@@ -51,7 +50,7 @@ class Provider:
     name: str
     """Human name in messages: "OpenAI" or "Anthropic"."""
     protocol: str
-    """The protocol as errors name it (see :class:`~synopsis.summarizers._retry.Endpoint`)."""
+    """The protocol as errors name it (see :class:`~synopsis.providers._retry.Endpoint`)."""
     sdk_module: str
     """The SDK package, which is also the name of the extra that installs it."""
     client_class: str
@@ -166,7 +165,7 @@ def connect(
     names the client in the error for an empty model name. ``base_url`` falls back to
     ``$base_url_env`` and then the provider's own API; the key to ``$key_env``, or to a
     placeholder when a custom base URL is set (local servers need none); with neither,
-    :func:`~synopsis.summarizers._retry.missing_key_error`.
+    :func:`~synopsis.providers._retry.missing_key_error`.
     """
     if not model:
         raise SettingsError(f"the {provider.name} {role} needs a model name")
@@ -225,9 +224,3 @@ def anthropic_usage(message: Any) -> Usage:
         count(getattr(reported, "cache_read_input_tokens", None)),
         count(getattr(reported, "cache_creation_input_tokens", None)),
     )
-
-
-def summary_usage(reported: Usage) -> SummaryUsage:
-    """A summary counts every prompt token the model read, cached or not."""
-    prompt = reported["input"] + reported["cacheRead"] + reported["cacheWrite"]
-    return SummaryUsage(input_tokens=prompt, output_tokens=reported["output"])
