@@ -181,8 +181,16 @@ class LLMServer:
         self._requests: list[RecordedRequest] = []
         self._ids = itertools.count(1)
         self.unscripted = 0
+        self._in_flight = 0
+        self.max_in_flight = 0
+        """The most requests that were being answered at the same moment."""
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+
+    def _answering(self, change: int) -> None:
+        with self._lock:
+            self._in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -422,7 +430,15 @@ class _Handler(BaseHTTPRequestHandler):
             raw=raw,
             body=body,
         )
-        status, headers, payload, delay = self.server.owner.respond(request)
+        owner = self.server.owner
+        owner._answering(+1)
+        try:
+            self._answer(owner, request)
+        finally:
+            owner._answering(-1)
+
+    def _answer(self, owner: LLMServer, request: RecordedRequest) -> None:
+        status, headers, payload, delay = owner.respond(request)
         if delay > 0:
             time.sleep(delay)
         try:

@@ -27,7 +27,7 @@ _EXPORTS: dict[str, str] = {
     "prepare_compaction": "synopsis.compaction.prepare",
     "CompactionPlan": "synopsis.compaction.orchestrate",
     "plan_compaction": "synopsis.compaction.orchestrate",
-    "summarize_plan": "synopsis.compaction.orchestrate",
+    "compact": "synopsis.compaction.compact",
     "store_compaction": "synopsis.compaction.orchestrate",
     "compact_session": "synopsis.compaction.orchestrate",
     "CompactionResult": "synopsis.compaction.compact",
@@ -106,6 +106,7 @@ __all__ = [
     "__version__",
     "build_session_context",
     "calculate_context_tokens",
+    "compact",
     "compact_messages",
     "compact_messages_sync",
     "compact_session",
@@ -120,7 +121,6 @@ __all__ = [
     "read_session_file",
     "should_compact",
     "store_compaction",
-    "summarize_plan",
 ]
 
 
@@ -140,7 +140,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from synopsis.agent.session import AgentSession
     from synopsis.agent.tools import Tool
-    from synopsis.compaction.compact import CompactionResult
+    from synopsis.compaction.compact import CompactionResult, compact
     from synopsis.compaction.messages_api import (
         CompactedMessages,
         compact_messages,
@@ -151,7 +151,6 @@ if TYPE_CHECKING:
         compact_session,
         plan_compaction,
         store_compaction,
-        summarize_plan,
     )
     from synopsis.compaction.prepare import CompactionPreparation, prepare_compaction
     from synopsis.compaction.settings import CompactionSettings

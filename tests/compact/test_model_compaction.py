@@ -8,7 +8,6 @@ summarized in chunks; tool output is labelled untrusted in what the model reads.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +44,10 @@ def test_split_turn_calls_run_in_parallel_over_http(llm_server: LLMServer, tmp_p
     session = split_turn_session(tmp_path / "s.jsonl")
     llm_server.set_default(Reply(text="## Goal\n- keep going", delay=1.0))
     settings = CompactionSettings(keep_recent_tokens=2000)
-    started = time.perf_counter()
     result, _ = asyncio.run(compact_session(session, openai(llm_server), settings))
-    elapsed = time.perf_counter() - started
     requests = llm_server.requests
     assert len(requests) == 2
-    assert elapsed < 1.9  # two 1 s replies overlapped
+    assert llm_server.max_in_flight == 2  # the second call was sent before the first returned
     bodies = [r.body for r in requests]
     assert all(b["temperature"] == 0 for b in bodies)
     texts = [r.texts("user")[0] for r in requests]

@@ -35,13 +35,8 @@ from synopsis.agent.events import (
 )
 from synopsis.agent.fitting import fit_tool_results, fixed_request_tokens
 from synopsis.agent.tools import Tool
-from synopsis.compaction.compact import CompactionResult
-from synopsis.compaction.orchestrate import (
-    default_summarizer,
-    plan_compaction,
-    store_compaction,
-    summarize_plan,
-)
+from synopsis.compaction.compact import CompactionResult, compact, default_summarizer
+from synopsis.compaction.orchestrate import plan_compaction, store_compaction
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, SynopsisError
 from synopsis.messages import (
@@ -380,7 +375,7 @@ class AgentSession:
             return None
         from_hook = outcome is not None
         try:
-            result = outcome or await summarize_plan(
+            result = outcome or await compact(
                 preparation,
                 self.summarizer,
                 custom_instructions=instructions,

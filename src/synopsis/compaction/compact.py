@@ -28,6 +28,7 @@ from synopsis.summarizers.base import (
     SummaryResult,
     SummaryUsage,
 )
+from synopsis.summarizers.embedded import EmbeddedSummarizer
 from synopsis.tokens import estimate_tokens
 
 TURN_PREFIX_SEPARATOR = "\n\n---\n\n## Earlier in the current turn (kept part follows)\n\n"
@@ -154,9 +155,14 @@ def estimate_tokens_after(summary: str, kept: Sequence[AgentMessage]) -> int:
     return estimate_tokens(checkpoint) + sum(estimate_tokens(m) for m in kept)
 
 
+def default_summarizer() -> Summarizer:
+    """The embedded summarizer: no model, no network."""
+    return EmbeddedSummarizer()
+
+
 async def compact(
     preparation: CompactionPreparation,
-    summarizer: Summarizer,
+    summarizer: Summarizer | None = None,
     *,
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
@@ -164,8 +170,9 @@ async def compact(
     guard: bool = True,
     previous_state: WorkingState | None = None,
 ) -> CompactionResult:
-    """Summarize what ``preparation`` selected and build the checkpoint.
+    """Summarize what ``preparation`` selected and build the checkpoint; stores nothing.
 
+    ``summarizer`` defaults to the embedded one (no model, no network).
     The checkpoint may use ``summary_max_tokens`` (default: 80% of the reserve; a
     split turn's prefix summary gets 5/8 of that). Raises whatever the summarizer raises
     (a :class:`synopsis.errors.SummarizerError`, or ``asyncio.CancelledError``); nothing
@@ -177,6 +184,7 @@ async def compact(
     ``previous_state`` is the state the previous round returned; without it, the one a
     previous compaction stored in its ``details`` is used.
     """
+    summarizer = summarizer or default_summarizer()
     reserve = preparation.settings.reserve_tokens
     if summary_max_tokens is None:
         history_limit = int(HISTORY_OUTPUT_SHARE * reserve)

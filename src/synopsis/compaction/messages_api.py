@@ -22,8 +22,9 @@ from synopsis.compaction.chat_format import (
     checkpoint_message,
     read_chat_messages,
 )
+from synopsis.compaction.compact import compact
 from synopsis.compaction.cut_points import CutPoint
-from synopsis.compaction.orchestrate import CutAdjustment, plan_compaction, summarize_plan
+from synopsis.compaction.orchestrate import CutAdjustment, plan_compaction
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
@@ -147,7 +148,7 @@ async def compact_messages(
             tokens_before,
             state=previous_state,
         )
-    result = await summarize_plan(
+    result = await compact(
         preparation,
         summarizer,
         custom_instructions=custom_instructions,

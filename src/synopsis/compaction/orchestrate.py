@@ -1,5 +1,8 @@
 """The one compaction path: plan → summarize → guard → result, and one store operation.
 
+:func:`plan_compaction` decides, :func:`~synopsis.compaction.compact.compact` summarizes
+and guards, :func:`store_compaction` appends; :func:`compact_session` runs all three.
+
 Every caller compacts through these functions — session files (:func:`compact_session`),
 the agent loop (which runs its hooks between planning and summarizing), plain chat lists
 (:mod:`synopsis.compaction.messages_api`) and the CLI (``synopsis plan`` prints the
@@ -32,9 +35,7 @@ from synopsis.errors import CompactionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
-from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer
-from synopsis.summarizers.embedded import EmbeddedSummarizer
 from synopsis.tokens import estimate_tokens
 
 MIN_KEEP_TOKENS = 256
@@ -75,11 +76,6 @@ class CompactionPlan:
             "Nothing to compact: the whole branch fits in the keep window "
             f"(keep_recent_tokens={self.settings.keep_recent_tokens}); lower it to compact anyway"
         )
-
-
-def default_summarizer() -> Summarizer:
-    """The embedded summarizer: no model, no network."""
-    return EmbeddedSummarizer()
 
 
 def plan_compaction(
@@ -127,28 +123,6 @@ def _fits(preparation: CompactionPreparation, settings: CompactionSettings, limi
     return kept + int(HISTORY_OUTPUT_SHARE * settings.reserve_tokens) <= limit
 
 
-async def summarize_plan(
-    preparation: CompactionPreparation,
-    summarizer: Summarizer | None = None,
-    *,
-    custom_instructions: str | None = None,
-    wrapping: SummaryWrapping = DEFAULT_WRAPPING,
-    summary_max_tokens: int | None = None,
-    guard: bool = True,
-    previous_state: WorkingState | None = None,
-) -> CompactionResult:
-    """Summarize and guard what ``preparation`` selected; stores nothing."""
-    return await compact(
-        preparation,
-        summarizer or default_summarizer(),
-        custom_instructions=custom_instructions,
-        wrapping=wrapping,
-        summary_max_tokens=summary_max_tokens,
-        guard=guard,
-        previous_state=previous_state,
-    )
-
-
 def store_compaction(session: Session, result: CompactionResult, *, from_hook: bool = False) -> str:
     """Append a compaction result as an entry (with the summary calls' usage, if any)."""
     usage = result.usage
@@ -180,7 +154,7 @@ async def compact_session(
     not at all with ``dry_run`` (the id is then ``None``).
     """
     plan = plan_compaction(session.path(), settings)
-    result = await summarize_plan(
+    result = await compact(
         plan.require(),
         summarizer,
         custom_instructions=custom_instructions,

@@ -30,7 +30,6 @@ PINNED_ROOM = 2
 """A budget "allows" the rules when the checkpoint limit is at least this many times the
 size of the safety rules and constraints planted so far (room for headings and ids)."""
 DEFAULT_ROUNDS = 5
-DEFAULT_BUDGETS = (0.10, 0.20, 0.30)
 
 
 def parse_budget(text: str) -> float:

@@ -22,7 +22,6 @@ _TENS = {
 _SCALES = {"thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 
 _WORD = "|".join([*_UNITS, *_TENS, "hundred", *_SCALES])
-NUMBER_WORD_ALTERNATION = _WORD
 NUMBER_WORDS = rf"(?:a\s+)?(?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*"
 """A regex fragment matching an English number phrase ("five hundred", "twenty-five")."""
 

@@ -168,7 +168,6 @@ _CURRENCY_CASED = (
     r"dollars?|Dollars?|USD|usd|EUR|eur|euros?|Euros?|GBP|gbp|pounds?|yuan|RMB|rmb|CNY|cny|bucks"
 )
 
-_B0 = r"(?<![A-Za-z0-9_])"
 _B1 = r"(?![A-Za-z0-9_])"
 # ``\b`` is not used at the edges of values: Python counts CJK characters as word
 # characters, so ``\b`` would miss ``PAY-4821`` in ``订单号PAY-4821``.
