@@ -140,12 +140,12 @@ async def compact_messages(
     preparation = plan.preparation
     if preparation is None:
         return CompactedMessages(
-            previous_summary,
-            rest,
-            reply(previous_summary, 0),
-            False,
-            tokens_before,
-            tokens_before,
+            summary=previous_summary,
+            kept=rest,
+            messages=reply(previous_summary, 0),
+            compacted=False,
+            tokens_before=tokens_before,
+            tokens_after=tokens_before,
             state=previous_state,
         )
     result = await compact(
@@ -159,14 +159,14 @@ async def compact_messages(
     first_kept = preparation.first_kept_index - offset
     kept_from = read[first_kept].source_index if first_kept < len(read) else len(rest)
     return CompactedMessages(
-        result.summary,
-        rest[kept_from:],
-        reply(result.summary, kept_from),
-        True,
-        tokens_before,
-        result.estimated_tokens_after,
-        result.usage,
-        result.state,
+        summary=result.summary,
+        kept=rest[kept_from:],
+        messages=reply(result.summary, kept_from),
+        compacted=True,
+        tokens_before=tokens_before,
+        tokens_after=result.estimated_tokens_after,
+        usage=result.usage,
+        state=result.state,
     )
 
 

@@ -60,9 +60,9 @@ class CompactionPlan:
     branch_length: int
     settings: CompactionSettings
     """The settings the cut was made with (a keep window shrunk to fit, when it was)."""
-    bounds: CompactionRange | None
-    cut: CutPoint | None
-    preparation: CompactionPreparation | None
+    bounds: CompactionRange | None = None
+    cut: CutPoint | None = None
+    preparation: CompactionPreparation | None = None
     skipped: NoCompaction | None = None
     """Set when there is nothing to compact (``preparation`` is then ``None``)."""
 
@@ -92,22 +92,25 @@ def plan_compaction(
     not leave the context over the threshold right after compacting.
     """
     settings = settings or CompactionSettings()
-    if not branch:
-        return CompactionPlan(0, settings, None, None, None, NoCompaction.EMPTY)
-    if branch[-1].get("type") == "compaction":
-        return CompactionPlan(
-            len(branch), settings, None, None, None, NoCompaction.ALREADY_COMPACTED
-        )
+    if not branch or branch[-1].get("type") == "compaction":
+        skipped = NoCompaction.ALREADY_COMPACTED if branch else NoCompaction.EMPTY
+        return CompactionPlan(len(branch), settings, skipped=skipped)
     full_pass = wants_full_pass(branch, settings)
     while True:
         bounds, cut = plan_cut(branch, settings)
         if adjust_cut is not None:
             cut = adjust_cut(branch, cut)
         preparation = prepare_compaction(branch, settings, full_pass=full_pass, cut=cut)
-        if preparation is None:
-            return CompactionPlan(len(branch), settings, bounds, cut, None, NoCompaction.FITS)
-        if fit_within is None or _fits(preparation, settings, fit_within):
-            return CompactionPlan(len(branch), settings, bounds, cut, preparation)
+        plan = CompactionPlan(
+            len(branch),
+            settings,
+            bounds=bounds,
+            cut=cut,
+            preparation=preparation,
+            skipped=None if preparation else NoCompaction.FITS,
+        )
+        if preparation is None or fit_within is None or _fits(preparation, settings, fit_within):
+            return plan
         smaller = settings.keep_recent_tokens // 2
         settings = replace(
             settings,
