@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # the synthetic-session generator lives in tests/synthetic
+    sys.path.append(str(REPO))
 BENCH_DATA = REPO / "bench-data"
 SHARED = REPO.parent / "shared"
 FIXTURES = SHARED / "fixtures" / "pi"
