@@ -15,7 +15,7 @@ from synopsis.errors import SynopsisError
 from synopsis.cli import demo, session_commands  # noqa: F401  isort: skip
 from synopsis.cli import doctor  # noqa: F401  isort: skip
 from synopsis.cli import eval as eval_command  # noqa: F401  isort: skip
-from synopsis.cli import import_command  # noqa: F401  isort: skip
+from synopsis.cli import import_command, view_command  # noqa: F401  isort: skip
 
 
 def main() -> None:
