@@ -204,6 +204,30 @@ def test_codex_file_operations_are_tracked(tmp_path: Path) -> None:
     assert "tool output without its call ×1" in warnings
 
 
+def test_codex_token_counts_become_the_reply_usage(tmp_path: Path) -> None:
+    out = tmp_path / "session.jsonl"
+    import_transcript(DATA / "codex-handwritten-tools.jsonl", out)
+    replies = [
+        e["message"]
+        for e in open_session(out).entries
+        if e["type"] == "message" and e["message"]["role"] == "assistant"
+    ]
+    first = replies[0]
+    assert [b["id"] for b in first["content"] if b["type"] == "toolCall"] == [
+        "call_read_report",
+        "call_grep_round",
+    ]
+    # input_tokens 9000 includes 4000 cached ones, which Pi counts as cacheRead.
+    assert first["usage"] == {
+        "input": 5000,
+        "output": 300,
+        "cacheRead": 4000,
+        "cacheWrite": 0,
+        "totalTokens": 9300,
+    }
+    assert all("usage" not in reply for reply in replies[1:])
+
+
 def test_legacy_codex_patches_given_to_the_shell_are_tracked(tmp_path: Path) -> None:
     out = tmp_path / "session.jsonl"
     import_transcript(DATA / "codex-2025-09-legacy.jsonl", out)
@@ -355,3 +379,26 @@ def test_existing_output_and_wrong_format_are_refused(tmp_path: Path) -> None:
         assert done.returncode == 2 and expected in done.stderr, done.stderr
     with pytest.raises(ImportFormatError, match="overwrite the transcript"):
         import_transcript(source, source, overwrite=True)
+
+
+def test_sidechain_rows_are_kept_apart_unless_the_file_is_the_sub_agent_s(
+    tmp_path: Path,
+) -> None:
+    rows = _json_lines(DATA / "claude-code-hello-world.jsonl")
+    marked = [
+        dict(r, isSidechain=True) if r.get("type") in ("user", "assistant") else r for r in rows
+    ]
+    mixed = rows[:3] + [dict(r, isSidechain=True) for r in rows[1:5]] + rows[3:]
+    expected = claude_source_counts(DATA / "claude-code-hello-world.jsonl")
+    for name, content in (("agent-a1.jsonl", marked), ("mixed.jsonl", mixed)):
+        source, out = tmp_path / name, tmp_path / f"out-{name}"
+        source.write_text("".join(json.dumps(r) + "\n" for r in content))
+        report = import_transcript(source, out)
+        got = imported_counts(out)
+        assert (got["user"], got["calls"], got["results"]) == (
+            expected["user"],
+            expected["calls"],
+            expected["results"],
+        ), name
+        sidechain_kept = report.custom_entries["claude-code sub-agent row (isSidechain)"]
+        assert sidechain_kept == (4 if name == "mixed.jsonl" else 0)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+import orjson
+
 from synopsis.errors import SynopsisError
 from synopsis.session.entries import Entry
 
@@ -199,6 +201,31 @@ def with_timestamp(message: dict[str, Any], source_time: Any) -> dict[str, Any]:
 
 def text_block(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
+
+
+def joined_text(content: Any) -> str:
+    """The text of a string or of a list of parts with ``text`` (OpenAI-style content)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    return "\n".join(
+        part["text"]
+        for part in parts
+        if isinstance(part, dict) and isinstance(part.get("text"), str)
+    )
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments from a JSON string; text that is not a JSON object is kept whole."""
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str) and raw.strip():
+        try:
+            parsed = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return {"input": raw}
+        return parsed if isinstance(parsed, dict) else {"input": parsed}
+    return {}
 
 
 class PendingCalls:

@@ -17,9 +17,16 @@ Mapping:
   blocks → one assistant message with its usage, model and stop reason; file tools are
   renamed for Pi's file tracking (:mod:`synopsis.importers._file_tools`);
 - everything else — ``summary``, ``system``, ``file-history-snapshot``,
-  ``queue-operation``, rows of sub-agent conversations (``isSidechain``), content blocks
+  ``queue-operation``, rows of sub-agent conversations (``isSidechain``) in a main
+  transcript (a sub-agent's own file, ``subagents/agent-*.jsonl``, whose rows are all
+  marked so, is imported as a conversation), content blocks
   Pi has no type for (server tool calls and their results), results for calls the
   transcript never made — is kept verbatim as a ``custom`` entry and counted.
+
+Claude Code's own compaction is kept as it is written: its ``compact_boundary`` system row
+as a custom entry, and the summary it continued from (a user row flagged
+``isCompactSummary``) as a user message; the imported context therefore holds both the
+history before the boundary and that summary, and synopsis compacts it when it is too long.
 
 Not carried over: the row envelope (``uuid``, ``parentUuid``, ``cwd``, ``gitBranch``,
 ``version``, ``requestId``…). The ``parentUuid`` links are not a conversation tree (with
@@ -58,6 +65,8 @@ _STOP_REASONS = {
 
 ROW_TYPES = frozenset({"user", "assistant"})
 """Row types that carry messages; every other row type is kept as a custom entry."""
+_OWN_ROW_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation", "last-prompt"})
+"""Row types only Claude Code writes (a transcript may begin with many of them)."""
 
 
 def looks_like(value: Any) -> bool:
@@ -65,6 +74,8 @@ def looks_like(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     if "parentUuid" in value or ("sessionId" in value and "type" in value):
+        return True
+    if value.get("type") in _OWN_ROW_TYPES:
         return True
     return value.get("type") in ROW_TYPES and isinstance(value.get("message"), dict)
 
@@ -138,6 +149,8 @@ class _Converter:
         """Results (and user text) that arrived while the turn was open."""
         self.extra: list[Draft] = []
         """Custom entries for assistant blocks Pi has no type for, emitted after the turn."""
+        self.subagent_file: bool | None = None
+        """Whether the first message row is a sub-agent's: then the file is its transcript."""
 
     def rows(self, rows: Iterable[Row]) -> Iterator[Draft]:
         for row in rows:
@@ -161,7 +174,10 @@ class _Converter:
             self.report.kept(f"claude-code {label}")
             yield custom_draft(f"claude-code/{label}", value, time)
             return
-        if value.get("isSidechain"):
+        sidechain = bool(value.get("isSidechain"))
+        if self.subagent_file is None:
+            self.subagent_file = sidechain
+        if sidechain and not self.subagent_file:
             yield from self._close_turn()
             self.report.kept("claude-code sub-agent row (isSidechain)")
             yield custom_draft("claude-code/sidechain", value, time)

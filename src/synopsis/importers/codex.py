@@ -24,7 +24,9 @@ Mapping:
   non-zero exit code marks the result as an error;
 - ``apply_patch`` (as a tool or as a shell heredoc) and shell commands that only print a
   file are renamed for Pi's file tracking (:mod:`synopsis.importers._file_tools`);
-- a ``turn_context`` naming a new model also gives a ``model_change`` entry;
+- a ``turn_context`` naming a new model also gives a ``model_change`` entry, and the
+  ``token_count`` event that follows a model response gives its message Pi's ``usage``
+  (so threshold decisions use the provider's count, as for a live session);
 - every other line — ``session_meta``, ``turn_context``, ``event_msg`` (the UI's event
   stream, which repeats the items), ``compacted``, state markers, items Pi has no type
   for (web searches…) — is kept verbatim as a ``custom`` entry and counted.
@@ -46,7 +48,9 @@ from synopsis.importers._build import (
     custom_draft,
     instruction_draft,
     iso_timestamp,
+    joined_text,
     message_draft,
+    parse_arguments,
     text_block,
     with_timestamp,
 )
@@ -106,20 +110,10 @@ def header_fields(rows: Iterable[Row]) -> dict[str, str]:
         if "cwd" not in fields and isinstance(payload.get("cwd"), str) and payload["cwd"]:
             fields["cwd"] = payload["cwd"]
         if "cwd" not in fields and payload.get("type") == "message":
-            match = _CWD_TAG.search(_text(payload.get("content")))
+            match = _CWD_TAG.search(joined_text(payload.get("content")))
             if match:
                 fields["cwd"] = match.group(1).strip()
     return fields
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for part in content if isinstance(content, list) else []:
-        if isinstance(part, dict) and isinstance(part.get("text"), str):
-            parts.append(part["text"])
-    return "\n".join(parts)
 
 
 def _user_content(content: Any) -> list[dict[str, Any]] | str:
@@ -143,18 +137,6 @@ def _user_content(content: Any) -> list[dict[str, Any]] | str:
     return blocks
 
 
-def _arguments(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    if isinstance(raw, str) and raw.strip():
-        try:
-            parsed = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return {"input": raw}
-        return parsed if isinstance(parsed, dict) else {"input": parsed}
-    return {}
-
-
 def _map_call(item: dict[str, Any]) -> tuple[str | None, MappedCall]:
     kind = item.get("type")
     name = str(item.get("name") or ("local_shell" if kind == "local_shell_call" else ""))
@@ -169,7 +151,7 @@ def _map_call(item: dict[str, Any]) -> tuple[str | None, MappedCall]:
         action = item.get("action")
         arguments = dict(action) if isinstance(action, dict) else {}
         return _id(call_id), map_codex_shell(name, arguments)
-    arguments = _arguments(item.get("arguments"))
+    arguments = parse_arguments(item.get("arguments"))
     if name == "apply_patch" and isinstance(arguments.get("input"), str):
         return _id(call_id), map_patch(name, arguments, arguments["input"])
     if name in _SHELL_TOOLS:
@@ -185,11 +167,11 @@ def _output(item: dict[str, Any]) -> tuple[list[dict[str, Any]], bool, Any]:
     """Content, whether it failed, and details of a tool output item."""
     output = item.get("output")
     if isinstance(output, dict):
-        text = _text(output.get("content")) if "content" in output else orjson.dumps(output)
+        text = joined_text(output.get("content")) if "content" in output else orjson.dumps(output)
         failed = output.get("success") is False
         return [text_block(text if isinstance(text, str) else text.decode())], failed, None
     if isinstance(output, list):
-        return [text_block(_text(output))], False, None
+        return [text_block(joined_text(output))], False, None
     text = output if isinstance(output, str) else ""
     if text.startswith("{"):
         try:
@@ -202,6 +184,31 @@ def _output(item: dict[str, Any]) -> tuple[list[dict[str, Any]], bool, Any]:
             failed = isinstance(exit_code, int) and exit_code != 0
             return [text_block(wrapped["output"])], failed, metadata
     return [text_block(text)], False, None
+
+
+def _usage(event: dict[str, Any]) -> dict[str, int] | None:
+    """Pi usage from a ``token_count`` event: the last model call's tokens.
+
+    OpenAI counts cached input inside ``input_tokens``; Pi counts it apart, in ``cacheRead``.
+    """
+    info = event.get("info") if event.get("type") == "token_count" else None
+    last = info.get("last_token_usage") if isinstance(info, dict) else None
+    if not isinstance(last, dict):
+        return None
+
+    def count(key: str) -> int:
+        value = last.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    cached = count("cached_input_tokens")
+    usage = {
+        "input": max(count("input_tokens") - cached, 0),
+        "output": count("output_tokens"),
+        "cacheRead": cached,
+        "cacheWrite": 0,
+    }
+    usage["totalTokens"] = count("total_tokens") or sum(usage.values())
+    return usage if usage["totalTokens"] else None
 
 
 def _row_label(value: dict[str, Any]) -> str:
@@ -263,6 +270,10 @@ class _Converter:
             provider = payload.get("model_provider")
             if isinstance(provider, str) and provider:
                 self.provider = provider
+        if kind == "event_msg" and isinstance(payload, dict) and self.turn is not None:
+            usage = _usage(payload)
+            if usage is not None:
+                self.turn["usage"] = usage
         yield from self._keep(_row_label(value), value, time)
         if kind == "turn_context" and isinstance(payload, dict):
             model = payload.get("model")
@@ -296,7 +307,7 @@ class _Converter:
         if kind == "message":
             role = item.get("role")
             if role == "assistant":
-                text = _text(item.get("content"))
+                text = joined_text(item.get("content"))
                 self._open_turn(source_time, time)["content"].append(text_block(text))
                 return
             yield from self._close_turn()
@@ -306,14 +317,14 @@ class _Converter:
                 yield message_draft(with_timestamp(user, source_time), time)
             elif role in ("developer", "system"):
                 self.report.instruction_messages += 1
-                yield instruction_draft(f"codex/{role}", _text(item.get("content")), time)
+                yield instruction_draft(f"codex/{role}", joined_text(item.get("content")), time)
             else:
                 yield from self._keep(f"message role {role}", item, time)
         elif kind == "reasoning":
             summary = item.get("summary")
-            text = _text(summary) if isinstance(summary, list) else str(summary or "")
+            text = joined_text(summary) if isinstance(summary, list) else str(summary or "")
             if not text and isinstance(item.get("content"), list):
-                text = _text(item["content"])
+                text = joined_text(item["content"])
             self._open_turn(source_time, time)["content"].append(
                 {
                     "type": "thinking",

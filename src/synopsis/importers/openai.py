@@ -16,8 +16,6 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from synopsis.importers._build import (
     Draft,
     ImportReport,
@@ -25,7 +23,9 @@ from synopsis.importers._build import (
     Row,
     custom_draft,
     instruction_draft,
+    joined_text,
     message_draft,
+    parse_arguments,
     text_block,
 )
 
@@ -35,17 +35,6 @@ _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 
 def looks_like(value: Any) -> bool:
     return isinstance(value, dict) and value.get("role") in _ROLES and "message" not in value
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else []
-    return "\n".join(
-        part["text"]
-        for part in parts
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
 
 
 def _user_content(content: Any) -> str | list[dict[str, Any]]:
@@ -66,18 +55,6 @@ def _user_content(content: Any) -> str | list[dict[str, Any]]:
             else:
                 blocks.append(text_block(f"[image: {url}]"))
     return blocks
-
-
-def _arguments(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    if isinstance(raw, str) and raw.strip():
-        try:
-            parsed = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return {"input": raw}
-        return parsed if isinstance(parsed, dict) else {"input": parsed}
-    return {}
 
 
 class _Converter:
@@ -105,7 +82,7 @@ class _Converter:
             yield custom_draft(f"openai/{role}", message)
         elif role in ("system", "developer"):
             self.report.instruction_messages += 1
-            yield instruction_draft(f"openai/{role}", _text(message.get("content")), None)
+            yield instruction_draft(f"openai/{role}", joined_text(message.get("content")), None)
         elif role == "user":
             self.report.user_messages += 1
             yield message_draft(
@@ -121,7 +98,7 @@ class _Converter:
         reasoning = message.get("reasoning_content")
         if isinstance(reasoning, str) and reasoning:
             content.append({"type": "thinking", "thinking": reasoning})
-        text = _text(message.get("content"))
+        text = joined_text(message.get("content"))
         if text:
             content.append(text_block(text))
         calls = [c for c in message.get("tool_calls") or [] if isinstance(c, dict)]
@@ -140,7 +117,7 @@ class _Converter:
                     "type": "toolCall",
                     "id": call_id,
                     "name": name,
-                    "arguments": _arguments(function.get("arguments")),
+                    "arguments": parse_arguments(function.get("arguments")),
                 }
             )
             self.pending.open(call_id, name)
@@ -167,7 +144,9 @@ class _Converter:
         self.report.tool_results += 1
         content = message.get("content")
         blocks = (
-            [text_block(_text(content))] if not isinstance(content, str) else [text_block(content)]
+            [text_block(joined_text(content))]
+            if not isinstance(content, str)
+            else [text_block(content)]
         )
         yield message_draft(
             {
