@@ -402,3 +402,23 @@ def test_sidechain_rows_are_kept_apart_unless_the_file_is_the_sub_agent_s(
         ), name
         sidechain_kept = report.custom_entries["claude-code sub-agent row (isSidechain)"]
         assert sidechain_kept == (4 if name == "mixed.jsonl" else 0)
+
+
+def test_rows_between_the_rows_of_one_reply_do_not_split_it(tmp_path: Path) -> None:
+    rows = _json_lines(DATA / "claude-code-coverage-test-fix.jsonl")
+    # Newer Claude Code versions write progress and system rows while a reply streams.
+    spliced: list[Any] = []
+    for row in rows:
+        spliced.append(row)
+        if row.get("type") == "assistant":
+            spliced.append({"type": "progress", "data": {"type": "hook_progress"}})
+    source = tmp_path / "spliced.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in spliced))
+    out = tmp_path / "out.jsonl"
+    report = import_transcript(source, out)
+    expected = claude_source_counts(DATA / "claude-code-coverage-test-fix.jsonl")
+    assert imported_counts(out)["assistant"] == expected["assistant"]
+    assert report.custom_entries["claude-code progress"] == sum(
+        r.get("type") == "assistant" for r in rows
+    )
+    assert_doctor_healthy(out)

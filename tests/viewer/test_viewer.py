@@ -97,7 +97,14 @@ def hostile_session() -> Session:
                         "section": HOSTILE,
                     }
                 ],
-                "stale": [],
+                "stale": [
+                    {
+                        "action": "marked",
+                        "kind": "superseded",
+                        "text": "budget 500 EUR",
+                        "section": "Constraints & Preferences",
+                    }
+                ],
             }
         },
     )
@@ -119,6 +126,10 @@ def test_hostile_text_is_escaped_everywhere() -> None:
     assert "\x00" not in page and "\x1b" not in page
     entries = [a for _, a in elements.tags if "entry" in (a.get("class") or "").split()]
     assert len(entries) == len(session.entries)
+    # The guard's changes are listed on the compaction's card.
+    assert f"restored constraint in {visible}" in text
+    assert "marked superseded in Constraints & Preferences: budget 500 EUR" in text
+    assert "1 restored, 1 marked" in text
 
 
 def test_checkpoint_markdown_becomes_headings_and_lists() -> None:

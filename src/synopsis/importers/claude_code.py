@@ -161,26 +161,23 @@ class _Converter:
     def _row(self, row: Row) -> Iterator[Draft]:
         unreadable = self.report.unreadable(row)
         if unreadable is not None:
-            yield from self._close_turn()
-            yield unreadable
+            yield from self._aside(unreadable)
             return
         value = row.value
         kind = value.get("type") if isinstance(value, dict) else None
         message = value.get("message") if isinstance(value, dict) else None
         time = iso_timestamp(value.get("timestamp")) if isinstance(value, dict) else None
         if not isinstance(value, dict) or kind not in ROW_TYPES or not isinstance(message, dict):
-            yield from self._close_turn()
             label = str(kind) if isinstance(kind, str) else "unknown row"
             self.report.kept(f"claude-code {label}")
-            yield custom_draft(f"claude-code/{label}", value, time)
+            yield from self._aside(custom_draft(f"claude-code/{label}", value, time))
             return
         sidechain = bool(value.get("isSidechain"))
         if self.subagent_file is None:
             self.subagent_file = sidechain
         if sidechain and not self.subagent_file:
-            yield from self._close_turn()
             self.report.kept("claude-code sub-agent row (isSidechain)")
-            yield custom_draft("claude-code/sidechain", value, time)
+            yield from self._aside(custom_draft("claude-code/sidechain", value, time))
             return
         if kind == "assistant":
             yield from self._assistant(value, message, time)
@@ -191,6 +188,13 @@ class _Converter:
             else:
                 yield from self._close_turn()
                 yield from drafts
+
+    def _aside(self, draft: Draft) -> Iterator[Draft]:
+        """A custom entry: after the open reply (rows of one reply stay one message), or now."""
+        if self.turn is not None:
+            self.extra.append(draft)
+        else:
+            yield draft
 
     @staticmethod
     def _is_result(draft: Draft) -> bool:
