@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from synopsis._js import replace_lone_surrogates
+from synopsis._js import js_stringify, replace_lone_surrogates
 from synopsis.messages import block_text, blocks, role_of
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
@@ -59,8 +59,8 @@ def _clip(text: str, limit: int = BODY_LIMIT) -> str:
 def _json(value: Any) -> str:
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:
-        return repr(value)
+    except TypeError:  # integers beyond 64 bits, lone surrogates: as JavaScript writes them
+        return js_stringify(value)
 
 
 # --- markdown-ish checkpoint text ----------------------------------------------------------

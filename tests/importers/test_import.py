@@ -349,13 +349,22 @@ def test_hostile_text_survives_the_import(tmp_path: Path) -> None:
         (b"\x00\x01\x02 not json at all\n", "not a Claude Code, Codex or OpenAI transcript"),
         (b'{"type":"session","version":3,"id":"x","timestamp":"t","cwd":""}\n', "not a Claude"),
         (b"[1, 2", "not JSON"),
+        ("directory", "is not a regular file"),
+        ("no-out-dir", "cannot write"),
     ],
 )
-def test_bad_input_is_one_error_line(content: bytes | None, message: str, tmp_path: Path) -> None:
+def test_bad_input_is_one_error_line(
+    content: bytes | str | None, message: str, tmp_path: Path
+) -> None:
     source = tmp_path / "input.jsonl"
-    if content is not None:
-        source.write_bytes(content)
     out = tmp_path / "out.jsonl"
+    if content == "directory":
+        source.mkdir()
+    elif content == "no-out-dir":
+        source = DATA / "codex-exec-0.135.jsonl"
+        out = tmp_path / "missing" / "out.jsonl"
+    elif isinstance(content, bytes):
+        source.write_bytes(content)
     done = run_cli("import", source, "-o", out)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from synopsis.importers import ImportReport, convert_rows, import_transcript
 from synopsis.importers._build import Row, chain
+from synopsis.session import Session, new_header, parse_session, render_session
+from synopsis.session.doctor import diagnose_bytes
 
 _text = st.text(min_size=0, max_size=30)
 _block = st.one_of(
@@ -110,3 +112,111 @@ def test_a_large_rollout_is_streamed(tmp_path: Path) -> None:
     assert report.tool_results == 4000
     assert size > 8_000_000
     assert peak < size / 8, (peak, size)
+
+
+_json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8))
+_json = st.recursive(
+    _json_leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_ids = st.sampled_from(["c1", "c2", "toolu_1", "call_x"])
+_claude_row = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["user", "assistant", "system", "summary"]),
+        "message": st.fixed_dictionaries(
+            {
+                "id": st.sampled_from(["m1", "m2", None]),
+                "content": st.one_of(
+                    st.text(max_size=8),
+                    st.lists(
+                        st.one_of(
+                            st.fixed_dictionaries(
+                                {
+                                    "type": st.just("tool_use"),
+                                    "id": _ids,
+                                    "name": st.text(max_size=5),
+                                    "input": _json,
+                                }
+                            ),
+                            st.fixed_dictionaries(
+                                {
+                                    "type": st.just("tool_result"),
+                                    "tool_use_id": _ids,
+                                    "content": _json,
+                                }
+                            ),
+                            _json,
+                        ),
+                        max_size=3,
+                    ),
+                ),
+            }
+        ),
+        "isSidechain": st.booleans(),
+    }
+)
+_codex_item = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            [
+                "message",
+                "reasoning",
+                "function_call",
+                "function_call_output",
+                "custom_tool_call",
+                "custom_tool_call_output",
+                "web_search_call",
+            ]
+        ),
+        "role": st.sampled_from(["user", "assistant", "developer", "tool"]),
+        "call_id": _ids,
+        "name": st.sampled_from(["shell", "apply_patch", "exec_command", "other"]),
+        "arguments": st.one_of(st.text(max_size=10), _json),
+        "input": st.one_of(st.just("*** Begin Patch\n*** Add File: a.py\n+x\n"), _json),
+        "output": _json,
+        "content": _json,
+        "summary": _json,
+    }
+)
+_codex_row = st.one_of(
+    st.builds(lambda item: {"type": "response_item", "payload": item}, _codex_item),
+    st.builds(lambda p: {"type": "event_msg", "payload": p}, _json),
+    _json,
+)
+_openai_row = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "role": st.sampled_from(["user", "assistant", "tool", "system", "function", "x"]),
+            "content": _json,
+            "tool_call_id": _ids,
+            "tool_calls": st.lists(
+                st.fixed_dictionaries({"id": _ids, "function": _json}), max_size=2
+            ),
+        }
+    ),
+    _json,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(
+        st.tuples(st.just("claude-code"), st.lists(_claude_row, max_size=8)),
+        st.tuples(st.just("codex"), st.lists(_codex_row, max_size=8)),
+        st.tuples(st.just("openai"), st.lists(_openai_row, max_size=8)),
+    )
+)
+def test_any_rows_give_a_healthy_session(case: tuple[Any, list[Any]]) -> None:
+    """Malformed rows never crash a converter, and what it writes is a sound session."""
+    source_format, values = case
+    report = ImportReport(source_format)
+    rows = [Row(n + 1, value) for n, value in enumerate(values)]
+    entries = list(chain(convert_rows(rows, source_format, report), default_timestamp="t"))
+    data = render_session(new_header(session_id="s", cwd=""), entries)
+    doctor = diagnose_bytes(data)
+    assert doctor.healthy, [finding.message for finding in doctor.findings]
+    session = Session(parse_session(data).header, parse_session(data).entries)
+    session.build_context()

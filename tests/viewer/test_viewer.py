@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from synopsis import open_session
 from synopsis.session import Session
@@ -316,3 +318,68 @@ def test_view_bad_input_is_one_error_line(case: str, tmp_path: Path) -> None:
         assert source.read_text().startswith('{"type":"session"')
     else:
         assert not out.exists()
+
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12))
+_json = st.recursive(
+    _leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+_entry_fields = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "type": st.just("message"),
+            "message": st.one_of(
+                _json,
+                st.fixed_dictionaries(
+                    {
+                        "role": st.sampled_from(
+                            ["user", "assistant", "toolResult", "bashExecution", "custom", "x"]
+                        ),
+                        "content": _json,
+                    }
+                ),
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(
+                ["compaction", "branch_summary", "custom", "custom_message", "label", "odd"]
+            ),
+            "summary": _json,
+            "details": _json,
+            "tokensBefore": _json,
+            "firstKeptEntryId": st.sampled_from(["00000001", "00000003", "nowhere"]),
+            "customType": _json,
+            "content": _json,
+            "label": _json,
+            "targetId": st.sampled_from(["00000001", "nowhere"]),
+        }
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_entry_fields, min_size=1, max_size=10), st.data())
+def test_any_entries_render_as_a_page(fields: list[dict[str, Any]], data: st.DataObject) -> None:
+    entries = []
+    for number, field in enumerate(fields, start=1):
+        parent = data.draw(st.integers(0, number - 1)) if number > 1 else 0
+        entries.append(
+            {
+                **field,
+                "id": f"{number:08x}",
+                "parentId": f"{parent:08x}" if parent else None,
+                "timestamp": "2026-01-01T00:00:00Z",
+            }
+        )
+    page = render_html(Session(None, entries))
+    page.encode("utf-8")
+    elements = parse(page)
+    assert "script" not in {tag for tag, _ in elements.tags}
+    rows = [a for _, a in elements.tags if "entry" in (a.get("class") or "").split()]
+    assert len(rows) == len(entries)

@@ -101,7 +101,8 @@ def import_transcript(
             f"unknown format {source_format!r}: use one of {', '.join(FORMATS)}"
         )
     if not source_path.is_file():
-        raise ImportFormatError(f"{source_path}: no such file")
+        problem = "is not a regular file" if source_path.exists() else "no such file"
+        raise ImportFormatError(f"{source_path}: {problem}")
     if _same_file(source_path, target_path):
         raise ImportFormatError(f"{target_path}: the output would overwrite the transcript")
     if target_path.exists() and not overwrite:
@@ -134,11 +135,12 @@ def import_transcript(
             header["timestamp"] = fields["timestamp"]
         report = ImportReport(chosen)
         drafts = convert_rows(itertools.chain(peeked, rows), chosen, report)
-        write_session(
-            target_path,
-            header,
-            _counted(chain(drafts, default_timestamp=header["timestamp"]), report),
-        )
+        entries = _counted(chain(drafts, default_timestamp=header["timestamp"]), report)
+        try:
+            write_session(target_path, header, entries)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ImportFormatError(f"cannot write {target_path}: {reason}") from None
     return report
 
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import orjson
 
+from synopsis._js import js_stringify
 from synopsis.errors import SynopsisError
 from synopsis.session.entries import Entry
 
@@ -68,6 +69,8 @@ class ImportReport:
     entries: int = 0
 
     unreadable_lines: int = 0
+    blocks_as_text: int = 0
+    """Content blocks Pi has no type for inside user content or tool results, kept as JSON."""
 
     def kept(self, kind: str) -> None:
         self.custom_entries[kind] += 1
@@ -85,6 +88,11 @@ class ImportReport:
     def summary_warnings(self) -> list[str]:
         """Every warning, with one line counting the rows kept as ``custom`` entries."""
         lines = list(self.warnings)
+        if self.blocks_as_text:
+            lines.append(
+                f"{self.blocks_as_text} content block(s) Pi has no type for were kept as their "
+                "JSON text in the message"
+            )
         if self.unreadable_lines > _LISTED_LINES:
             lines.append(
                 f"… and {self.unreadable_lines - _LISTED_LINES} more lines that are not JSON"
@@ -201,6 +209,14 @@ def with_timestamp(message: dict[str, Any], source_time: Any) -> dict[str, Any]:
 
 def text_block(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text; values orjson refuses (huge integers…) as JavaScript writes them."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return js_stringify(value)
 
 
 def joined_text(content: Any) -> str:

@@ -39,8 +39,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from synopsis.importers._build import (
     Draft,
     ImportReport,
@@ -48,6 +46,7 @@ from synopsis.importers._build import (
     Row,
     custom_draft,
     iso_timestamp,
+    json_text,
     message_draft,
     text_block,
     with_timestamp,
@@ -102,7 +101,7 @@ def _image(block: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _content_blocks(content: Any, report: ImportReport, what: str) -> list[dict[str, Any]]:
+def _content_blocks(content: Any, report: ImportReport) -> list[dict[str, Any]]:
     """Text and images of user or tool-result content; other blocks become JSON text."""
     if isinstance(content, str):
         return [text_block(content)]
@@ -115,8 +114,8 @@ def _content_blocks(content: Any, report: ImportReport, what: str) -> list[dict[
         if image is not None:
             converted.append(image)
             continue
-        converted.append(text_block(orjson.dumps(block).decode()))
-        report.warnings.append(f"a {what} block Pi cannot show was kept as its JSON text")
+        converted.append(text_block(json_text(block)))
+        report.blocks_as_text += 1
     return converted
 
 
@@ -304,7 +303,7 @@ class _Converter:
                 "role": "toolResult",
                 "toolCallId": call_id,
                 "toolName": name,
-                "content": _content_blocks(block.get("content"), self.report, "tool result"),
+                "content": _content_blocks(block.get("content"), self.report),
                 "isError": bool(block.get("is_error")),
             }
             if not details_given and "toolUseResult" in row:
@@ -314,7 +313,7 @@ class _Converter:
             yield message_draft(with_timestamp(result, row.get("timestamp")), time)
         if others:
             self.report.user_messages += 1
-            user = {"role": "user", "content": _content_blocks(others, self.report, "user")}
+            user = {"role": "user", "content": _content_blocks(others, self.report)}
             yield message_draft(with_timestamp(user, row.get("timestamp")), time)
 
 

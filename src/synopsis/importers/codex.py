@@ -49,6 +49,7 @@ from synopsis.importers._build import (
     instruction_draft,
     iso_timestamp,
     joined_text,
+    json_text,
     message_draft,
     parse_arguments,
     text_block,
@@ -167,9 +168,9 @@ def _output(item: dict[str, Any]) -> tuple[list[dict[str, Any]], bool, Any]:
     """Content, whether it failed, and details of a tool output item."""
     output = item.get("output")
     if isinstance(output, dict):
-        text = joined_text(output.get("content")) if "content" in output else orjson.dumps(output)
+        text = joined_text(output.get("content")) if "content" in output else json_text(output)
         failed = output.get("success") is False
-        return [text_block(text if isinstance(text, str) else text.decode())], failed, None
+        return [text_block(text)], failed, None
     if isinstance(output, list):
         return [text_block(joined_text(output))], False, None
     text = output if isinstance(output, str) else ""
@@ -329,7 +330,7 @@ class _Converter:
                 {
                     "type": "thinking",
                     "thinking": text,
-                    "thinkingSignature": orjson.dumps(item).decode(),
+                    "thinkingSignature": json_text(item),
                 }
             )
         elif kind in _CALLS:
