@@ -272,8 +272,8 @@ def test_nothing_is_dropped(tmp_path: Path) -> None:
 
 
 def test_openai_round_trip(tmp_path: Path) -> None:
-    from synopsis.agent.openai_model import to_openai_messages
     from synopsis.messages import convert_to_llm
+    from synopsis.providers.openai import to_openai_messages
 
     conversation: list[dict[str, Any]] = [
         {"role": "user", "content": "Rename the config key `timeout` to `timeout_s`."},
