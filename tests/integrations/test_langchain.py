@@ -36,10 +36,17 @@ class ScriptedToolModel(GenericFakeChatModel):
         return super()._generate(messages, *args, **kwargs)
 
 
-def script(calls: int = CALLS, first: int = 0) -> list[AIMessage]:
+def script(calls: int = CALLS, first: int = 0, width: int = 1) -> list[AIMessage]:
+    """``calls`` tool calls, ``width`` of them in parallel per model reply, then an answer."""
     steps = [
-        AIMessage(content="", tool_calls=[{"name": "read_chunk", "args": {"n": n}, "id": f"c{n}"}])
-        for n in range(first, first + calls)
+        AIMessage(
+            content="",
+            tool_calls=[
+                {"name": "read_chunk", "args": {"n": n + k}, "id": f"c{n + k}"}
+                for k in range(min(width, first + calls - n))
+            ],
+        )
+        for n in range(first, first + calls, width)
     ]
     return [*steps, AIMessage(content="All chunks read.")]
 
@@ -73,11 +80,13 @@ def first_message() -> HumanMessage:
     return HumanMessage(f"Read every chunk of the report, one by one. {RULE}")
 
 
-def check_run(model: ScriptedToolModel, result: dict[str, Any], calls: int = CALLS) -> None:
+def check_run(
+    model: ScriptedToolModel, result: dict[str, Any], calls: int = CALLS, width: int = 1
+) -> None:
     messages = result["messages"]
     assert messages[-1].text == "All chunks read."  # the agent finished
     # Nothing was deleted: the state still holds every message of the run.
-    assert len(messages) == 1 + 2 * calls + 1
+    assert len(messages) == 1 + -(-calls // width) + calls + 1
     assert sum(isinstance(m, ToolMessage) for m in messages) == calls
     late = model.received[-1]
     full = rough_tokens(texts(messages[:-1]))
@@ -111,6 +120,14 @@ def test_async_agent_compacts_the_same_way() -> None:
     )
     result = asyncio.run(agent.ainvoke({"messages": [first_message()]}))
     check_run(model, result)
+
+
+def test_parallel_tool_calls_stay_with_their_results() -> None:
+    model = ScriptedToolModel(messages=iter(script(60, width=3)))
+    agent = create_agent(
+        model, tools=[read_chunk], middleware=[SynopsisMiddleware(context_window=WINDOW)]
+    )
+    check_run(model, agent.invoke({"messages": [first_message()]}), calls=60, width=3)
 
 
 def test_small_history_reaches_the_model_unchanged() -> None:
