@@ -140,6 +140,19 @@ def test_small_history_reaches_the_model_unchanged() -> None:
     assert result.get(STATE_KEY) is None
 
 
+def test_instructions_tokens_count_toward_the_threshold() -> None:
+    def run(instructions_tokens: int) -> dict[str, Any]:
+        model = ScriptedToolModel(messages=iter(script(8)))
+        middleware = SynopsisMiddleware(
+            context_window=WINDOW, instructions_tokens=instructions_tokens
+        )
+        agent = create_agent(model, tools=[read_chunk], middleware=[middleware])
+        return agent.invoke({"messages": [first_message()]})
+
+    assert run(0).get(STATE_KEY) is None  # eight chunks fit the window
+    assert run(2500)[STATE_KEY]["compactions"] >= 1  # not beside 2,500 tokens of tool schemas
+
+
 def test_state_is_carried_into_the_next_invoke() -> None:
     model = ScriptedToolModel(messages=iter([*script(), *script(20, first=CALLS)]))
     agent = create_agent(

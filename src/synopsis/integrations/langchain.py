@@ -78,8 +78,10 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     """Keeps a LangChain agent inside ``context_window`` (see the module docstring).
 
     ``keep_recent_tokens`` and ``reserve_tokens`` default to a quarter of the window each,
-    at most Pi's 20,000 and 16,384. ``summarizer`` writes the checkpoint (default: the
-    embedded summarizer, no model call); any :class:`synopsis.Summarizer` works.
+    at most Pi's 20,000 and 16,384. The system prompt counts toward the threshold;
+    ``instructions_tokens`` adds what else the agent sends (tool schemas). ``summarizer``
+    writes the checkpoint (default: the embedded summarizer, no model call); any
+    :class:`synopsis.Summarizer` works.
     """
 
     state_schema = SynopsisState
@@ -91,9 +93,11 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
         keep_recent_tokens: int | None = None,
         reserve_tokens: int | None = None,
         summarizer: Summarizer | None = None,
+        instructions_tokens: int = 0,
         custom_instructions: str | None = None,
     ) -> None:
         super().__init__()
+        self.instructions_tokens = instructions_tokens
         budget = window_budget(
             context_window, keep_recent_tokens=keep_recent_tokens, reserve_tokens=reserve_tokens
         )
@@ -112,7 +116,7 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ) -> ModelResult:
         view = _View.of(request)
         compacted = self.compactor.compact_sync(
-            view.chat, view.checkpoint, extra_tokens=view.system_tokens
+            view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
         )
         new_request, update = view.apply(request, compacted)
         return _with_update(handler(new_request), update)
@@ -124,7 +128,7 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ) -> ModelResult:
         view = _View.of(request)
         compacted = await self.compactor.compact(
-            view.chat, view.checkpoint, extra_tokens=view.system_tokens
+            view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
         )
         new_request, update = view.apply(request, compacted)
         response = await handler(new_request)
