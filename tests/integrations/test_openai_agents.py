@@ -122,6 +122,8 @@ def test_runs_over_a_compacting_session_stay_small_and_paired() -> None:
     assert sum(item.get("type") == "function_call" for item in full) == RUNS * CALLS_PER_RUN
     assert sum(item.get("type") == "function_call_output" for item in full) == RUNS * CALLS_PER_RUN
     assert not any(RECORD_PREFIX in text for text in texts(full))
+    # The checkpoint the Runner was given is not stored back as if it were new input.
+    assert not any("<checkpoint>" in text for text in texts(full))
     late = model.received[-1]
     assert rough_tokens(texts(late)) < rough_tokens(texts(full)) / 2
     assert any(RULE in text for text in texts(late))

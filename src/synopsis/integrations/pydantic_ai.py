@@ -25,7 +25,6 @@ from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
     missing_extra,
-    run_sync,
     window_budget,
 )
 from synopsis.summarizers.base import Summarizer
@@ -60,8 +59,8 @@ class SynopsisHistoryProcessor:
     besides the history (instructions, tool schemas) toward the threshold. ``summarizer``
     writes the checkpoint (default: the embedded one, no model call).
 
-    Calling it is asynchronous (pydantic-ai awaits it); :meth:`process_sync` is the same
-    for synchronous code.
+    Calling it is asynchronous: pydantic-ai awaits it on its own event loop, so a model
+    summarizer's HTTP calls need no thread.
     """
 
     def __init__(
@@ -102,9 +101,6 @@ class SynopsisHistoryProcessor:
         head = _checkpoint_request(compacted.checkpoint, pinned, replaced)
         before = messages[: start - 1] if previous is not None else []
         return [*before, head, *recent[compacted.kept_from :]]
-
-    def process_sync(self, messages: list[ModelMessage]) -> list[ModelMessage]:
-        return run_sync(self(messages))
 
 
 def full_history(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
