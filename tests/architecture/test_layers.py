@@ -63,6 +63,8 @@ def test_the_real_tree_keeps_every_contract(tree: Path) -> None:
         ("synopsis.state.extract", "import pathlib  # noqa", "network BROKEN"),
         ("synopsis.importers.codex", "import pathlib  # noqa", "read no files"),
         ("synopsis.viewer", "import synopsis.cli._app  # noqa", "downward BROKEN"),
+        ("synopsis.session.store", "import langchain_core  # noqa", "integrations (optional"),
+        ("synopsis.cli._app", "import synopsis.integrations.langchain  # noqa", "extras) BROKEN"),
         (
             "synopsis.compaction.settings",
             "from synopsis.compaction import prepare  # noqa",
