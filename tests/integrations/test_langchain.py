@@ -172,6 +172,28 @@ def test_state_is_carried_into_the_next_invoke() -> None:
     assert paired(events(late))
 
 
+def test_a_checkpointed_thread_keeps_everything_and_compacts_on() -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    model = ScriptedToolModel(messages=iter([*script(), *script(20, first=CALLS)]))
+    agent = create_agent(
+        model,
+        tools=[read_chunk],
+        middleware=[SynopsisMiddleware(context_window=WINDOW)],
+        checkpointer=InMemorySaver(),
+    )
+    thread = {"configurable": {"thread_id": "t1"}}
+    first = agent.invoke({"messages": [first_message()]}, thread)
+    second = agent.invoke({"messages": [HumanMessage("Read twenty more chunks.")]}, thread)
+    # The thread's state holds both runs whole, and the record moved on from the first's.
+    assert len(second["messages"]) == len(first["messages"]) + 1 + 20 * 2 + 1
+    assert second[STATE_KEY]["compactions"] > first[STATE_KEY]["compactions"]
+    late = model.received[-1]
+    assert any(RULE in text for text in texts(late))
+    assert paired(events(late))
+    assert rough_tokens(texts(late)) < rough_tokens(texts(second["messages"])) / 3
+
+
 def test_settings_that_cannot_fit_the_window_are_refused() -> None:
     with pytest.raises(SettingsError):
         SynopsisMiddleware(context_window=4000, keep_recent_tokens=5000)
