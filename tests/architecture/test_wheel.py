@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -17,9 +18,14 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     pytest.importorskip("setuptools")
     pytest.importorskip("wheel")
     out = tmp_path_factory.mktemp("wheel")
+    # a clean copy: a stale build/ folder in the checkout would be packed again
+    source = tmp_path_factory.mktemp("source")
+    shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(out), str(ROOT)],
+         "-w", str(out), str(source)],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

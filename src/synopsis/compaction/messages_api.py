@@ -9,12 +9,11 @@ long-lived application compacts again and again.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from synopsis._sync import run_sync
 from synopsis.compaction.chat_format import (
     ChatFormat,
     ChatFormatError,
@@ -225,9 +224,4 @@ def compact_messages_sync(
         wrapping=wrapping,
         checkpoint_role=checkpoint_role,
     )
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+    return run_sync(coroutine)

@@ -11,12 +11,11 @@ objects, kept untouched.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from synopsis._sync import run_sync
 from synopsis.compaction.chat_format import ChatFormat, checkpoint_message, read_chat_messages
 from synopsis.compaction.messages_api import compact_messages
 from synopsis.compaction.prepare import HISTORY_OUTPUT_SHARE
@@ -195,17 +194,3 @@ class ChatCompactor:
 
     def _checkpoint_dict(self, checkpoint: Checkpoint) -> dict[str, Any]:
         return checkpoint_message(checkpoint.text(), self.chat_format)
-
-
-def run_sync(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    """Run a coroutine from synchronous code, even when an event loop is running.
-
-    A framework's sync hook may be called from inside a loop (a notebook, an async web
-    app): the coroutine then runs to completion in a worker thread with its own loop.
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
