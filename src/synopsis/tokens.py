@@ -1,77 +1,163 @@
 """Token accounting: per-message estimates and usage-based context size.
 
-Pure functions, no I/O. The estimate is deliberately the same crude, fast rule Pi uses
-(characters / 4, rounded up, characters counted as UTF-16 code units) so that compaction
-decisions agree with Pi's on the same session; the provider's reported usage, when there
-is a valid one, always takes precedence over the estimate.
+Pure functions, no I/O. The default estimate is deliberately the same crude, fast rule Pi
+uses (characters / 4, rounded up, characters counted as UTF-16 code units) so that
+compaction decisions agree with Pi's on the same session. Other counters (each a
+:class:`TokenCounter`: a CJK-aware estimate, tiktoken) can be configured for threshold
+decisions; the provider's reported usage, when there is a valid one, always takes
+precedence over any estimate.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from synopsis._js import js_stringify, utf16_len
+from synopsis.errors import SettingsError
 from synopsis.messages import block_text, blocks, role_of, tool_arguments
 
 IMAGE_CHARS = 4800
 """An image counts as 4,800 characters (1,200 tokens), wherever it appears."""
 
 
-def _content_chars(message: Any) -> int:
-    content = message.get("content")
-    if isinstance(content, str):
-        return utf16_len(content)
-    chars = 0
-    for block in blocks(message):
-        kind = block.get("type")
-        if kind == "text":
-            chars += utf16_len(block_text(block))
-        elif kind == "image":
-            chars += IMAGE_CHARS
-    return chars
+TextCost = Callable[[str], float]
+"""What one piece of text costs, in the unit a counter sums (characters, tokens, …)."""
 
 
-def _assistant_chars(message: Any) -> int:
-    chars = 0
-    for block in blocks(message):
-        kind = block.get("type")
-        if kind == "text":
-            chars += utf16_len(block_text(block))
-        elif kind == "thinking":
-            chars += utf16_len(block_text(block, "thinking"))
-        elif kind == "toolCall":
-            name = block.get("name")
-            chars += utf16_len(name) if isinstance(name, str) else 0
-            chars += utf16_len(js_stringify(tool_arguments(block)))
-    return chars
+def message_cost(message: Any, text_cost: TextCost, image_cost: float) -> float:
+    """The summed cost of the parts of ``message`` a model reads, per Pi's rules.
+
+    Which parts count is the same for every counter (text, thinking, tool names and their
+    JSON arguments, bash commands and output, summaries; an image is ``image_cost``); only
+    the cost of a piece of text differs. Roles without content cost 0.
+    """
+    role = role_of(message)
+    if role in ("user", "custom", "toolResult"):
+        content = message.get("content")
+        if isinstance(content, str):
+            return text_cost(content)
+        cost: float = 0
+        for block in blocks(message):
+            kind = block.get("type")
+            if kind == "text":
+                cost += text_cost(block_text(block))
+            elif kind == "image":
+                cost += image_cost
+        return cost
+    if role == "assistant":
+        cost = 0
+        for block in blocks(message):
+            kind = block.get("type")
+            if kind == "text":
+                cost += text_cost(block_text(block))
+            elif kind == "thinking":
+                cost += text_cost(block_text(block, "thinking"))
+            elif kind == "toolCall":
+                name = block.get("name")
+                cost += text_cost(name) if isinstance(name, str) else 0
+                cost += text_cost(js_stringify(tool_arguments(block)))
+        return cost
+    if role == "bashExecution":
+        return _str_cost(message, text_cost, "command", "output")
+    if role in ("branchSummary", "compactionSummary"):
+        return _str_cost(message, text_cost, "summary")
+    return 0
 
 
-def _str_chars(message: Any, *fields: str) -> int:
-    chars = 0
+def _str_cost(message: Any, text_cost: TextCost, *fields: str) -> float:
+    cost: float = 0
     for field in fields:
         value = message.get(field)
         if isinstance(value, str):
-            chars += utf16_len(value)
-    return chars
+            cost += text_cost(value)
+    return cost
 
 
 def estimate_tokens(message: Any) -> int:
-    """Estimated tokens of one message: ceil(characters / 4)."""
-    role = role_of(message)
-    if role in ("user", "custom", "toolResult"):
-        chars = _content_chars(message)
-    elif role == "assistant":
-        chars = _assistant_chars(message)
-    elif role == "bashExecution":
-        chars = _str_chars(message, "command", "output")
-    elif role in ("branchSummary", "compactionSummary"):
-        chars = _str_chars(message, "summary")
-    else:
-        return 0
-    return -(-chars // 4)
+    """Estimated tokens of one message: ceil(characters / 4), Pi's rule."""
+    return -(-int(message_cost(message, utf16_len, IMAGE_CHARS)) // 4)
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """Counts the tokens of one message for threshold decisions.
+
+    Settings carry one (``CompactionSettings.token_counter``); a provider's reported
+    usage still takes precedence over any counter where there is one.
+    """
+
+    @property
+    def name(self) -> str:
+        """How the counter is named in settings and on the command line."""
+        ...
+
+    def count(self, message: Any) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CharsPerToken:
+    """Pi's estimate, characters / 4: the default, and what parity with Pi needs."""
+
+    @property
+    def name(self) -> str:
+        return "chars4"
+
+    count = staticmethod(estimate_tokens)  # the function itself: no cost over calling it
+
+
+# CJK scripts: Hangul jamo, CJK radicals and Kangxi, CJK punctuation, kana, bopomofo,
+# Hangul compatibility jamo, enclosed and compatibility CJK, ideographs (and extension A),
+# Hangul syllables and jamo extensions, compatibility ideographs and forms, fullwidth
+# forms; astral ideographs (extensions B and later) separately, as they are two UTF-16 units.
+_CJK = re.compile(
+    "[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u9fff\ua960-\ua97f\uac00-\ud7ff"
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]"
+)
+_CJK_ASTRAL = re.compile("[\U00020000-\U0003ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class CjkAwareEstimate:
+    """Characters / 4, except that a CJK character counts ``tokens_per_char`` tokens.
+
+    BPE tokenizers give a Chinese, Japanese or Korean character about one token (measured
+    on the Debian translation catalogs of zh_CN, zh_TW, ja and ko: 0.7-0.94 tokens per
+    CJK character with o200k_base, 1.0-1.28 with cl100k_base; see
+    ``benchmarks/bench_token_counters.py``), where characters / 4 gives it a quarter: on
+    CJK text Pi's estimate is 2-3 times too low and compaction triggers too late. Text
+    without CJK characters is counted exactly as Pi counts it.
+    """
+
+    tokens_per_char: float = 1.0
+
+    def __post_init__(self) -> None:
+        value = self.tokens_per_char
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 8:
+            raise SettingsError(f"tokens_per_char must be a number in (0, 8], got {value!r}")
+
+    @property
+    def name(self) -> str:
+        return "cjk" if self.tokens_per_char == 1.0 else f"cjk:{self.tokens_per_char:g}"
+
+    def _units(self, text: str) -> float:
+        """Quarter tokens: a UTF-16 unit outside CJK is one, a CJK character 4 × ratio."""
+        if text.isascii():
+            return len(text)
+        extra = 4 * self.tokens_per_char
+        bmp = len(_CJK.findall(text))
+        astral = len(_CJK_ASTRAL.findall(text))
+        return utf16_len(text) + bmp * (extra - 1) + astral * (extra - 2)
+
+    def count(self, message: Any) -> int:
+        return math.ceil(message_cost(message, self._units, IMAGE_CHARS) / 4)
+
+
+PI_ESTIMATE = CharsPerToken()
+CJK_ESTIMATE = CjkAwareEstimate()
 
 
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
@@ -123,11 +209,14 @@ class ContextTokens:
 
 
 def estimate_context_tokens(
-    messages: Sequence[Any], per_message: Sequence[int] | None = None
+    messages: Sequence[Any],
+    per_message: Sequence[int] | None = None,
+    count: Callable[[Any], int] = estimate_tokens,
 ) -> ContextTokens:
     """Context size: the last valid usage plus estimates of the messages after it.
 
-    ``per_message`` may pass estimates already computed for ``messages``.
+    ``per_message`` may pass estimates already computed for ``messages``; ``count``
+    estimates one message (a :class:`TokenCounter`'s ``count``; Pi's by default).
     """
     for index in range(len(messages) - 1, -1, -1):
         usage = valid_usage(messages[index])
@@ -138,10 +227,10 @@ def estimate_context_tokens(
         trailing = (
             sum(per_message[index + 1 :])
             if per_message is not None
-            else sum(estimate_tokens(m) for m in later)
+            else sum(count(m) for m in later)
         )
         return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
-    trailing = sum(per_message) if per_message is not None else sum(map(estimate_tokens, messages))
+    trailing = sum(per_message) if per_message is not None else sum(map(count, messages))
     return ContextTokens(trailing, 0, trailing, None)
 
 
@@ -152,17 +241,21 @@ def should_compact(
     return enabled and context_tokens > context_window - reserve_tokens
 
 
-def current_context_tokens(messages: Sequence[Any], new_messages_start: int = 0) -> ContextTokens:
+def current_context_tokens(
+    messages: Sequence[Any],
+    new_messages_start: int = 0,
+    count: Callable[[Any], int] = estimate_tokens,
+) -> ContextTokens:
     """Context size for the compaction trigger, ignoring usage older than the checkpoint.
 
     Replies before ``new_messages_start`` were answered from a context that compaction
     has since replaced, so their usage says nothing about the current size: only a valid
     usage after that point counts, else every message is estimated. Runs before every
-    model call, so it estimates only what it needs to.
+    model call, so it estimates only what it needs to, with ``count``.
     """
-    recent = estimate_context_tokens(messages[new_messages_start:])
+    recent = estimate_context_tokens(messages[new_messages_start:], count=count)
     if recent.last_usage_index is None:
-        total = recent.trailing_tokens + sum(map(estimate_tokens, messages[:new_messages_start]))
+        total = recent.trailing_tokens + sum(map(count, messages[:new_messages_start]))
         return ContextTokens(total, 0, total, None)
     return ContextTokens(
         recent.tokens,  # that reply's input already covered everything before it

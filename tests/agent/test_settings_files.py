@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from synopsis.agent.settings_files import load_agent_settings, settings_paths
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import SettingsError
+from synopsis.tokens import CJK_ESTIMATE, CjkAwareEstimate
 
 
 def write(path: Path, document: Any) -> Path:
@@ -70,21 +71,28 @@ def test_pi_shape_is_read(dirs: tuple[Path, Path]) -> None:
 def test_project_overrides_global_key_by_key(dirs: tuple[Path, Path]) -> None:
     write(
         global_file(dirs),
-        {"compaction": {"reserveTokens": 8000, "keepRecentTokens": 12000, "triggerFraction": 0.7}},
+        {"compaction": {"reserveTokens": 8000, "keepRecentTokens": 12000, "triggerPercent": 70}},
     )
     write(project_file(dirs), {"compaction": {"keepRecentTokens": 3000, "keepRecentMessages": 6}})
     assert load(dirs) == CompactionSettings(
         reserve_tokens=8000,
         keep_recent_tokens=3000,
-        trigger_fraction=0.7,
+        trigger_percent=70,
         keep_recent_messages=6,
     )
 
 
+def test_the_token_counter_is_named_in_the_file(dirs: tuple[Path, Path]) -> None:
+    write(global_file(dirs), {"compaction": {"tokenCounter": "cjk"}})
+    assert load(dirs).token_counter == CJK_ESTIMATE
+    write(project_file(dirs), {"compaction": {"tokenCounter": "cjk:1.25"}})
+    assert load(dirs).token_counter == CjkAwareEstimate(1.25)
+
+
 def test_project_null_unsets_an_optional_global_value(dirs: tuple[Path, Path]) -> None:
-    write(global_file(dirs), {"compaction": {"triggerFraction": 0.5}})
-    write(project_file(dirs), {"compaction": {"triggerFraction": None}})
-    assert load(dirs).trigger_fraction is None
+    write(global_file(dirs), {"compaction": {"triggerPercent": 50}})
+    write(project_file(dirs), {"compaction": {"triggerPercent": None}})
+    assert load(dirs).trigger_percent is None
 
 
 def test_a_file_without_compaction_section_changes_nothing(dirs: tuple[Path, Path]) -> None:
@@ -116,9 +124,12 @@ def test_explicit_defaults_are_the_starting_point(dirs: tuple[Path, Path]) -> No
         ({"compaction": {"keepRecentTokens": [1]}}, ["compaction.keepRecentTokens"]),
         ({"compaction": {"enabled": "yes"}}, ["compaction.enabled", "true or false"]),
         ({"compaction": {"enabled": 1}}, ["compaction.enabled", "true or false"]),
-        ({"compaction": {"triggerFraction": 2}}, ["compaction.triggerFraction", "(0, 1]"]),
-        ({"compaction": {"triggerFraction": 0}}, ["compaction.triggerFraction"]),
+        ({"compaction": {"triggerPercent": 200}}, ["compaction.triggerPercent", "(0, 100]"]),
+        ({"compaction": {"triggerPercent": 0}}, ["compaction.triggerPercent"]),
         ({"compaction": {"keepRecentMessages": 0}}, ["compaction.keepRecentMessages"]),
+        ({"compaction": {"tokenCounter": "words"}}, ["compaction.tokenCounter", "'words'"]),
+        ({"compaction": {"tokenCounter": 4}}, ["compaction.tokenCounter", "counter's name"]),
+        ({"compaction": {"tokenCounter": None}}, ["compaction.tokenCounter", "null"]),
     ],
 )
 @pytest.mark.parametrize("which", ["global", "project"])
@@ -144,14 +155,14 @@ _VALUES: dict[str, st.SearchStrategy[Any]] = {
     "enabled": st.booleans(),
     "reserveTokens": st.integers(0, 10**6),
     "keepRecentTokens": st.integers(0, 10**6),
-    "triggerFraction": st.none() | st.floats(0.01, 1.0),
+    "triggerPercent": st.none() | st.floats(1.0, 100.0),
     "keepRecentMessages": st.none() | st.integers(1, 500),
 }
 _FIELDS = {
     "enabled": "enabled",
     "reserveTokens": "reserve_tokens",
     "keepRecentTokens": "keep_recent_tokens",
-    "triggerFraction": "trigger_fraction",
+    "triggerPercent": "trigger_percent",
     "keepRecentMessages": "keep_recent_messages",
 }
 _SECTION = st.fixed_dictionaries({}, optional=_VALUES)

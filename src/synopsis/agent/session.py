@@ -90,6 +90,7 @@ class NavigateResult:
 class AgentSession:
     """Runs an agent over a session with automatic compaction.
 
+    ``settings`` default to :meth:`CompactionSettings.for_window` of the model's window;
     ``summarizer`` writes checkpoints (default: the embedded summarizer, no model);
     ``wrapping`` words the checkpoint for the model; ``max_turns`` bounds one run.
     """
@@ -109,8 +110,10 @@ class AgentSession:
         self.session = session
         self.model = model
         self.tools = {tool.name: tool for tool in tools}
-        self.settings = settings or CompactionSettings()
-        self.settings.check_window(model.context_window)
+        if settings is None:
+            settings = CompactionSettings.for_window(model.context_window)
+        settings.check_window(model.context_window)
+        self.settings = settings
         self.summarizer = summarizer or default_summarizer()
         self.system_prompt = system_prompt
         self.wrapping = wrapping
@@ -164,7 +167,9 @@ class AgentSession:
     def context_tokens(self) -> ContextTokens:
         """Context size now: the last valid usage after the checkpoint, plus estimates."""
         context = self._session_context()
-        return current_context_tokens(context.messages, context.new_messages_start)
+        return current_context_tokens(
+            context.messages, context.new_messages_start, self.settings.token_counter.count
+        )
 
     def context_usage(self) -> ContextUsage:
         return ContextUsage(self.context_tokens().tokens, self.model.context_window, self.threshold)

@@ -1,10 +1,11 @@
 """Compaction settings from JSON files: one global, one per project.
 
 The files have Pi's shape, ``{"compaction": {"enabled", "reserveTokens",
-"keepRecentTokens"}}``, plus synopsis' own ``triggerFraction`` and
-``keepRecentMessages``. The project file (``<cwd>/.synopsis/settings.json``) overrides
-the global one (``~/.synopsis/settings.json``) key by key, so a project can change the
-reserve and inherit everything else.
+"keepRecentTokens"}}``, plus synopsis' own ``triggerPercent``, ``keepRecentMessages``,
+``tokenCounter`` (``"chars4"``, ``"cjk"``, ``"tiktoken"``, …) and the rest below. The
+project file (``<cwd>/.synopsis/settings.json``) overrides the global one
+(``~/.synopsis/settings.json``) key by key, so a project can change the reserve and
+inherit everything else.
 
 A settings file is something a user edits by hand, so every mistake is reported with the
 file and the key: a typo (``keepRecentToken``) silently ignored would leave the agent
@@ -22,6 +23,7 @@ import orjson
 
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import SettingsError
+from synopsis.token_counters import token_counter
 
 __all__ = ["SETTINGS_DIR", "SETTINGS_FILE", "load_agent_settings", "settings_paths"]
 
@@ -32,16 +34,17 @@ _KEYS: dict[str, str] = {
     "enabled": "enabled",
     "reserveTokens": "reserve_tokens",
     "keepRecentTokens": "keep_recent_tokens",
-    "triggerFraction": "trigger_fraction",
+    "triggerPercent": "trigger_percent",
     "keepRecentMessages": "keep_recent_messages",
     "fullPassEvery": "full_pass_every",
     "fullPassSummaryShare": "full_pass_summary_share",
     "checkpointRole": "checkpoint_role",
+    "tokenCounter": "token_counter",
 }
 """Key in the file → field of :class:`CompactionSettings`."""
 
 _OPTIONAL = frozenset(
-    {"triggerFraction", "keepRecentMessages", "fullPassEvery", "fullPassSummaryShare"}
+    {"triggerPercent", "keepRecentMessages", "fullPassEvery", "fullPassSummaryShare"}
 )
 """Keys that may be ``null`` (not set; a project file can unset a global value this way)."""
 
@@ -100,6 +103,14 @@ def _check(path: Path, key: str, value: Any) -> None:
         if value not in ("user", "system"):
             raise SettingsError(f'{where}: must be "user" or "system", got {_show(value)}')
         return
+    if key == "tokenCounter":
+        if not isinstance(value, str):
+            raise SettingsError(f"{where}: must be a counter's name, got {_show(value)}")
+        try:
+            token_counter(value)
+        except SettingsError as error:
+            raise SettingsError(f"{where}: {error}") from error
+        return
     if isinstance(value, bool | str | list | dict):
         raise SettingsError(f"{where}: must be a number, got {_show(value)}")
     try:  # the ranges are CompactionSettings' own, checked one key at a time
@@ -131,4 +142,6 @@ def load_agent_settings(
     base = defaults or CompactionSettings()
     values: dict[str, Any] = {field.name: getattr(base, field.name) for field in fields(base)}
     values.update((_KEYS[key], value) for key, value in merged.items())
+    if isinstance(values["token_counter"], str):
+        values["token_counter"] = token_counter(values["token_counter"])
     return CompactionSettings(**values)

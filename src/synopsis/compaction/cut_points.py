@@ -8,8 +8,9 @@ is the first cut point at or after the place where the budget runs out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from synopsis.session.context import entry_message
 from synopsis.session.entries import Entry
@@ -77,14 +78,14 @@ def _first_message_bearing(entries: Sequence[Entry], index: int, end: int) -> En
     return None
 
 
-def _entry_weight(entry: Entry, count_messages: bool) -> int:
+def _entry_weight(entry: Entry, count_messages: bool, count: Callable[[Any], int]) -> int:
     """What an entry adds to the kept budget: tokens, or 1 per message."""
     if entry.get("type") == "compaction":
         return 0
     message = entry_message(entry)
     if message is None:
         return 0
-    return 1 if count_messages else estimate_tokens(message)
+    return 1 if count_messages else count(message)
 
 
 def find_cut_point(
@@ -95,6 +96,7 @@ def find_cut_point(
     *,
     cut_floor: int | None = None,
     keep_recent_messages: int | None = None,
+    count: Callable[[Any], int] = estimate_tokens,
 ) -> CutPoint:
     """Choose the cut for ``entries[start:end]`` keeping about ``keep_recent_tokens``.
 
@@ -102,8 +104,9 @@ def find_cut_point(
     at or after ``cut_floor`` (default ``start``), which is how repeated compaction keeps
     its cut after the previous compaction entry while still summarizing what that
     compaction had kept. With ``keep_recent_messages`` the budget counts messages
-    instead of tokens. When no cut point follows the place where the budget runs out (one
-    huge trailing tool result), the last cut point is used rather than keeping everything.
+    instead of tokens, else ``count`` estimates them (Pi's estimate by default). When no
+    cut point follows the place where the budget runs out (one huge trailing tool
+    result), the last cut point is used rather than keeping everything.
     """
     floor = start if cut_floor is None else cut_floor
     first_cut = next((i for i in range(floor, end) if is_cut_point(entries[i])), -1)
@@ -115,7 +118,7 @@ def find_cut_point(
     cut = first_cut
     kept = 0
     for index in range(end - 1, start - 1, -1):
-        kept += _entry_weight(entries[index], count_messages)
+        kept += _entry_weight(entries[index], count_messages, count)
         if kept >= budget:
             after = max(index, floor)
             cut = next((i for i in range(after, end) if is_cut_point(entries[i])), -1)

@@ -36,7 +36,6 @@ from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer
-from synopsis.tokens import estimate_tokens
 
 MIN_KEEP_TOKENS = 256
 """Below this the keep window is not halved further but dropped to nothing."""
@@ -122,7 +121,7 @@ def plan_compaction(
 def _fits(preparation: CompactionPreparation, settings: CompactionSettings, limit: int) -> bool:
     if settings.keep_recent_tokens <= 0:
         return True  # nothing left to shrink
-    kept = sum(estimate_tokens(m) for m in preparation.kept_messages)
+    kept = sum(map(settings.token_counter.count, preparation.kept_messages))
     return kept + int(HISTORY_OUTPUT_SHARE * settings.reserve_tokens) <= limit
 
 

@@ -62,6 +62,7 @@ def plan_cut(
         settings.keep_recent_tokens,
         cut_floor=bounds.cut_floor,
         keep_recent_messages=settings.keep_recent_messages,
+        count=settings.token_counter.count,
     )
     return bounds, cut
 
