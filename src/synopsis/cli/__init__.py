@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import sys
 
-from synopsis.cli._app import app, console_error
+from synopsis.cli._app import app, command, console_error
+
+__all__ = ["app", "main"]
 from synopsis.errors import SynopsisError
 
 # Command modules register themselves on import.
@@ -20,7 +22,7 @@ from synopsis.cli import import_command, view_command  # noqa: F401  isort: skip
 
 def main() -> None:
     try:
-        app()
+        command()()
     except SynopsisError as error:
         console_error(str(error))
         sys.exit(2)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,6 +18,45 @@ app = typer.Typer(
 )
 console = Console()
 _stderr = Console(stderr=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        try:
+            number = version("synopsis")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            number = "unknown"
+        console.print(f"synopsis {number}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Keep long-running LLM agents inside their context window."""
+
+
+def command() -> Any:
+    """The Click command of :data:`app`, with flags shown as flags in every ``--help``.
+
+    Typer 0.29 prints a type after every option, flags included (``--json <bool>``),
+    which reads as if the flag took a value; an empty metavar removes it. Older Typer
+    versions print nothing there for a flag, so this changes nothing for them.
+    """
+    group = typer.main.get_command(app)
+    commands = [group, *getattr(group, "commands", {}).values()]
+    for each in commands:
+        context = typer.Context(each)
+        for param in each.get_params(context):
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+    return group
 
 
 def console_error(message: str) -> None:

@@ -8,24 +8,47 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from synopsis.cli._app import app, console, warn, write_json
 from synopsis.compaction import CompactionSettings
 from synopsis.compaction.orchestrate import CompactionPlan, compact_session, plan_compaction
-from synopsis.errors import SessionFormatError
+from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
 from synopsis.session.entries import Entry
-from synopsis.tokens import estimate_context_tokens, estimate_tokens
+from synopsis.token_counters import token_counter
+from synopsis.tokens import TokenCounter, current_context_tokens
 
 FileArg = Annotated[Path, typer.Argument(help="A Pi session file (JSONL).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 KeepOpt = Annotated[
-    int, typer.Option("--keep-recent", help="Tokens of recent messages kept verbatim.")
+    int | None,
+    typer.Option(
+        "--keep-recent",
+        help="Tokens of recent messages kept verbatim (default: Pi's 20000, or a quarter "
+        "of a smaller --window).",
+    ),
 ]
-ReserveOpt = Annotated[int, typer.Option("--reserve", help="Tokens reserved for the reply.")]
+ReserveOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--reserve",
+        help="Tokens reserved for the reply (default: Pi's 16384, or a quarter of a "
+        "smaller --window).",
+    ),
+]
+CounterOpt = Annotated[
+    str,
+    typer.Option(
+        "--counter",
+        metavar="NAME",
+        help="How messages without reported usage are counted: chars4 (Pi's characters/4), "
+        "cjk (a CJK character is a token), cjk:RATIO, tiktoken[:ENCODING].",
+    ),
+]
 
 
 def load(path: Path) -> FileSession:
@@ -108,16 +131,18 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
 def context(
     file: FileArg,
     leaf: Annotated[str | None, typer.Option(help="Build the context at this entry.")] = None,
+    counter: CounterOpt = "chars4",
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the model would see: the context at the leaf, with token estimates."""
+    count = token_counter(counter)
     session = load(file)
     if leaf is not None:
         session.require_entry(leaf)
     built = session.build_context(leaf)
     messages = built.messages
-    per_message = [estimate_tokens(m) for m in messages]
-    tokens = estimate_context_tokens(messages, per_message)
+    per_message = [count.count(m) for m in messages]
+    tokens = current_context_tokens(messages, built.new_messages_start, count.count)
     llm = convert_to_llm(messages)
     model = built.model
     summary: dict[str, Any] = {
@@ -127,6 +152,7 @@ def context(
         "thinkingLevel": built.thinking_level,
         "messageCount": len(messages),
         "roleCounts": dict(Counter(role_of(m) for m in messages)),
+        "counter": count.name,
         "estimatedTokens": sum(per_message),
         "contextTokens": tokens.tokens,
         "usageTokens": tokens.usage_tokens,
@@ -140,53 +166,149 @@ def context(
     for key, value in summary.items():
         header.add_row(Text(key, style="bold"), Text(str(value)))
     console.print(header)
+    for key, meaning in _EXPLAINED.items():
+        console.print(Text.assemble((key, "bold dim"), (f": {meaning}", "dim")))
     if built.first_kept_entry_missing:
         warn("the latest compaction's first kept entry is not on this path: its kept part is lost")
     table = Table("#", "entry", "role", "tokens", "content", show_lines=False)
-    for index, (message, entry_id, count) in enumerate(
+    summaries: list[tuple[int, str, Any]] = []
+    for index, (message, entry_id, tokens_of) in enumerate(
         zip(messages, built.entry_ids, per_message, strict=True)
     ):
-        fake: Entry = {"type": "message", "message": message}
-        table.add_row(str(index), entry_id, role_of(message), str(count), _preview(fake, 60))
+        role = role_of(message)
+        if role in _SUMMARY_ROLES:
+            summaries.append((index, entry_id, message))
+            content = f"{_SUMMARY_ROLES[role]}, shown in full below"
+        else:
+            content = _preview({"type": "message", "message": message}, 60)
+        table.add_row(str(index), entry_id, role, str(tokens_of), Text(content))
     console.print(table)
+    for index, entry_id, message in summaries:
+        title = f"#{index} {_SUMMARY_ROLES[role_of(message)]} (entry {entry_id})"
+        console.print(Panel(Text(str(message.get("summary", ""))), title=title, title_align="left"))
+
+
+_SUMMARY_ROLES = {"compactionSummary": "checkpoint", "branchSummary": "branch summary"}
+"""Messages whose text is the point of looking: printed whole, not previewed."""
+
+_EXPLAINED = {
+    "contextTokens": "the size auto-compaction compares with its threshold, "
+    "usageTokens + trailingTokens",
+    "usageTokens": "the context size the provider reported with the last reply since the "
+    "checkpoint (0: no such reply)",
+    "trailingTokens": "the counter's estimate of the messages after that reply (of all "
+    "messages without one)",
+    "estimatedTokens": "the counter's estimate of every message, ignoring reported usage",
+}
+"""What the token figures of ``context`` mean, printed under them."""
 
 
 @app.command()
 def migrate(
     file: FileArg,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the v3 file.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Convert a version 1 or 2 session file to version 3 (the input is not modified)."""
     session = load(file)
     if not session.header_valid:
         raise SessionFormatError("no session header", path=str(file))
-    if not session.migrated:
-        console.print(f"{file} is already version 3; writing an identical copy")
     session.save(out)  # a migrated session is rendered as version 3, any other kept byte for byte
+    before = (session.version_before or 1) if session.migrated else 3
+    if as_json:
+        write_json(
+            {
+                "input": str(file),
+                "output": str(out),
+                "versionBefore": before,
+                "version": 3,
+                "migrated": session.migrated,
+                "entries": len(session.entries),
+            }
+        )
+        return
+    if not session.migrated:
+        console.print(f"{file} is already version 3; wrote an identical copy", highlight=False)
     console.print(
-        f"wrote {out}: version {session.version_before or 1} → 3, {len(session.entries)} entries"
+        f"wrote {out}: version {before} → 3, {len(session.entries)} entries", highlight=False
     )
 
 
-def _settings(keep_recent: int, reserve: int) -> CompactionSettings:
-    return CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep_recent)
+def _settings(
+    keep_recent: int | None,
+    reserve: int | None,
+    window: int | None = None,
+    counter: TokenCounter | None = None,
+) -> CompactionSettings:
+    """Settings from the options: Pi's defaults, or for ``--window`` defaults that fit it."""
+    options: dict[str, Any] = {} if counter is None else {"token_counter": counter}
+    if window is not None:
+        return CompactionSettings.for_window(
+            window, reserve_tokens=reserve, keep_recent_tokens=keep_recent, **options
+        )
+    if reserve is not None:
+        options["reserve_tokens"] = reserve
+    if keep_recent is not None:
+        options["keep_recent_tokens"] = keep_recent
+    return CompactionSettings(**options)
+
+
+def _trigger(session: FileSession, settings: CompactionSettings, window: int) -> dict[str, Any]:
+    """Whether auto-compaction (the agent's check before a model call) would run now."""
+    built = session.build_context()
+    size = current_context_tokens(
+        built.messages, built.new_messages_start, settings.token_counter.count
+    )
+    threshold = settings.threshold(window)
+    return {
+        "contextWindow": window,
+        "reserveTokens": settings.reserve_tokens,
+        "keepRecentTokens": settings.keep_recent_tokens,
+        "threshold": threshold,
+        "contextTokens": size.tokens,
+        "counter": settings.token_counter.name,
+        "wouldTrigger": settings.should_compact(size.tokens, window),
+    }
+
+
+def _print_trigger(trigger: dict[str, Any]) -> None:
+    verdict = "would trigger now" if trigger["wouldTrigger"] else "would not trigger now"
+    relation = ">" if trigger["wouldTrigger"] else "≤"
+    console.print(
+        f"[bold]Auto-compaction[/] {verdict}: the context is {trigger['contextTokens']:,} "
+        f"tokens ({trigger['counter']}) {relation} the threshold {trigger['threshold']:,} "
+        f"(window {trigger['contextWindow']:,} − reserve {trigger['reserveTokens']:,}).",
+        highlight=False,
+    )
 
 
 @app.command()
 def plan(
     file: FileArg,
-    keep_recent: KeepOpt = 20000,
-    reserve: ReserveOpt = 16384,
+    keep_recent: KeepOpt = None,
+    reserve: ReserveOpt = None,
+    window: Annotated[
+        int | None,
+        typer.Option(
+            "--window",
+            help="The model's context window: also say whether auto-compaction would trigger now.",
+        ),
+    ] = None,
+    counter: CounterOpt = "chars4",
     as_json: JsonOpt = False,
 ) -> None:
     """Explain what a compaction would do right now, without doing it."""
+    settings = _settings(keep_recent, reserve, window, token_counter(counter))
     session = load(file)
+    trigger = _trigger(session, settings, window) if window is not None else None
     branch = session.path()
-    plan = plan_compaction(branch, _settings(keep_recent, reserve))
+    plan = plan_compaction(branch, settings)
     report = plan_report(plan)
     if as_json:
-        write_json(report)
+        write_json({**report, "autoCompaction": trigger})
         return
+    if trigger is not None:
+        _print_trigger(trigger)
     if plan.preparation is None:
         console.print(f"No compaction: {report['reason']}.")
         return
@@ -198,8 +320,9 @@ def plan_report(plan: CompactionPlan) -> dict[str, Any]:
     preparation = plan.preparation
     if preparation is None or plan.bounds is None or plan.cut is None:
         return {"compact": False, "reason": str(plan.skipped)}
+    count = plan.settings.token_counter.count
     read_files, modified_files = preparation.file_ops.file_lists()
-    kept_tokens = sum(estimate_tokens(m) for m in preparation.kept_messages)
+    kept_tokens = sum(map(count, preparation.kept_messages))
     return {
         "compact": True,
         "branchLength": plan.branch_length,
@@ -211,9 +334,9 @@ def plan_report(plan: CompactionPlan) -> dict[str, Any]:
         "isSplitTurn": plan.cut.is_split_turn,
         "turnStartIndex": plan.cut.turn_start_index,
         "messagesToSummarize": len(preparation.messages_to_summarize),
-        "tokensToSummarize": sum(estimate_tokens(m) for m in preparation.messages_to_summarize),
+        "tokensToSummarize": sum(map(count, preparation.messages_to_summarize)),
         "turnPrefixMessages": len(preparation.turn_prefix_messages),
-        "turnPrefixTokens": sum(estimate_tokens(m) for m in preparation.turn_prefix_messages),
+        "turnPrefixTokens": sum(map(count, preparation.turn_prefix_messages)),
         "keptMessages": len(preparation.kept_messages),
         "keptTokens": kept_tokens,
         "tokensBefore": preparation.tokens_before,
@@ -269,24 +392,29 @@ def compact_command(
     base_url: Annotated[
         str | None, typer.Option(help="Base URL of an OpenAI/Anthropic-compatible server.")
     ] = None,
-    keep_recent: KeepOpt = 20000,
-    reserve: ReserveOpt = 16384,
+    keep_recent: KeepOpt = None,
+    reserve: ReserveOpt = None,
     instructions: Annotated[str | None, typer.Option(help="Extra focus for the summary.")] = None,
-    dry_run: Annotated[bool, typer.Option(help="Print the summary; append nothing.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the summary; append nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Compact the session: summarize the old part and append a checkpoint entry."""
-    session = load(file)
+    if base_url is not None and model is None:
+        raise SettingsError("--base-url needs --model (the server of that model)")
+    settings = _settings(keep_recent, reserve)
     summarizer = None
     if model is not None:
         from synopsis.summarizers.factory import make_summarizer
 
         summarizer = make_summarizer(model, base_url=base_url)
+    session = load(file)
     result, entry_id = asyncio.run(
         compact_session(
             session,
             summarizer,
-            _settings(keep_recent, reserve),
+            settings,
             custom_instructions=instructions,
             dry_run=dry_run,
         )
