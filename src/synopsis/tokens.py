@@ -99,7 +99,7 @@ class TokenCounter(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class CharsPerToken:
+class PiEstimate:
     """Pi's estimate, characters / 4: the default, and what parity with Pi needs."""
 
     @property
@@ -124,12 +124,12 @@ _CJK_ASTRAL = re.compile("[\U00020000-\U0003ffff]")
 class CjkAwareEstimate:
     """Characters / 4, except that a CJK character counts ``tokens_per_char`` tokens.
 
-    BPE tokenizers give a Chinese, Japanese or Korean character about one token (measured
-    on the Debian translation catalogs of zh_CN, zh_TW, ja and ko: 0.7-0.94 tokens per
-    CJK character with o200k_base, 1.0-1.28 with cl100k_base; see
-    ``benchmarks/bench_token_counters.py``), where characters / 4 gives it a quarter: on
-    CJK text Pi's estimate is 2-3 times too low and compaction triggers too late. Text
-    without CJK characters is counted exactly as Pi counts it.
+    BPE tokenizers give a Chinese, Japanese or Korean character about one token, where
+    characters / 4 gives it a quarter: on CJK text Pi's estimate is 2-3 times too low and
+    compaction triggers too late. Fitted on the gettext catalogs of zh_CN, zh_TW, ja and
+    ko, a CJK character costs 1.0-1.28 tokens in cl100k_base and 0.70-0.94 in o200k_base;
+    one token sits between the two (``benchmarks/bench_token_counters.py`` measures the
+    error against cl100k_base). Text without CJK characters is counted as Pi counts it.
     """
 
     tokens_per_char: float = 1.0
@@ -156,7 +156,7 @@ class CjkAwareEstimate:
         return math.ceil(message_cost(message, self._units, IMAGE_CHARS) / 4)
 
 
-PI_ESTIMATE = CharsPerToken()
+PI_ESTIMATE = PiEstimate()
 CJK_ESTIMATE = CjkAwareEstimate()
 
 

@@ -210,6 +210,8 @@ def migrate(
     as_json: JsonOpt = False,
 ) -> None:
     """Convert a version 1 or 2 session file to version 3 (the input is not modified)."""
+    if out.resolve() == file.resolve():
+        raise SettingsError(f"-o {out} is the input file: migrate writes a new file")
     session = load(file)
     if not session.header_valid:
         raise SessionFormatError("no session header", path=str(file))

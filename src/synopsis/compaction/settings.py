@@ -64,16 +64,12 @@ class CompactionSettings:
         """
         _require_int("context_window", context_window, minimum=1)
         share = int(context_window * WINDOW_SHARE)
+        if reserve_tokens is None:
+            reserve_tokens = min(PI_RESERVE_TOKENS, share)
+        if keep_recent_tokens is None:
+            keep_recent_tokens = min(PI_KEEP_RECENT_TOKENS, share)
         settings = cls(
-            reserve_tokens=min(PI_RESERVE_TOKENS, share)
-            if reserve_tokens is None
-            else reserve_tokens,
-            keep_recent_tokens=(
-                min(PI_KEEP_RECENT_TOKENS, share)
-                if keep_recent_tokens is None
-                else keep_recent_tokens
-            ),
-            **options,
+            reserve_tokens=reserve_tokens, keep_recent_tokens=keep_recent_tokens, **options
         )
         settings.check_window(context_window)
         return settings
