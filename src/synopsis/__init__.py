@@ -59,6 +59,10 @@ _EXPORTS: dict[str, str] = {
     "estimate_context_tokens": "synopsis.tokens",
     "estimate_tokens": "synopsis.tokens",
     "should_compact": "synopsis.tokens",
+    "TokenCounter": "synopsis.tokens",
+    "PiEstimate": "synopsis.tokens",
+    "CjkAwareEstimate": "synopsis.tokens",
+    "token_counter": "synopsis.token_counters",
     # errors
     "SynopsisError": "synopsis.errors",
     "SessionFormatError": "synopsis.errors",
@@ -75,6 +79,7 @@ __all__ = [
     "DEFAULT_WRAPPING",
     "AgentSession",
     "ChatModel",
+    "CjkAwareEstimate",
     "CompactedMessages",
     "CompactionError",
     "CompactionPlan",
@@ -87,6 +92,7 @@ __all__ = [
     "EntryNotFoundError",
     "FileSession",
     "ParentCycleError",
+    "PiEstimate",
     "RetryPolicy",
     "Session",
     "SessionContext",
@@ -101,6 +107,7 @@ __all__ = [
     "SummaryUsage",
     "SummaryWrapping",
     "SynopsisError",
+    "TokenCounter",
     "Tool",
     "WorkingState",
     "__version__",
@@ -121,6 +128,7 @@ __all__ = [
     "read_session_file",
     "should_compact",
     "store_compaction",
+    "token_counter",
 ]
 
 
@@ -183,8 +191,12 @@ if TYPE_CHECKING:
         SummaryUsage,
     )
     from synopsis.summarizers.embedded import EmbeddedSummarizer
+    from synopsis.token_counters import token_counter
     from synopsis.tokens import (
+        CjkAwareEstimate,
         ContextTokens,
+        PiEstimate,
+        TokenCounter,
         calculate_context_tokens,
         estimate_context_tokens,
         estimate_tokens,

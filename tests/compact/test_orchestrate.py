@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from synopsis.compaction.messages_api import compact_messages, compact_messages_
 from synopsis.state.model import WorkingState
 from tests.synthetic import write_session
 
+SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 FIXTURE_SESSIONS = sorted(
     [
@@ -146,3 +149,22 @@ def test_the_public_surface_exports_every_name_once_and_loads_it() -> None:
         assert getattr(synopsis, name) is not None, name
     with pytest.raises(AttributeError):
         _ = synopsis.no_such_name  # type: ignore[attr-defined]
+
+
+def test_a_compaction_that_would_not_shrink_the_context_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "small.jsonl"
+    session = synopsis.open_session(path, create=True)
+    session.append_message({"role": "user", "content": "Never touch prod.", "timestamp": 0})
+    session.append_message(
+        {"role": "assistant", "content": [{"type": "text", "text": "OK."}], "timestamp": 0}
+    )
+    session.append_message({"role": "user", "content": "Next: staging.", "timestamp": 0})
+    before = path.read_bytes()
+    done = subprocess.run(
+        [SYNOPSIS, "compact", str(path), "--keep-recent", "1"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: Not compacted: the context would grow")
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before

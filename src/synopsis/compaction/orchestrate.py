@@ -151,9 +151,10 @@ async def compact_session(
 ) -> tuple[CompactionResult, str | None]:
     """Compact the session's current branch; returns the result and the new entry's id.
 
-    Raises :class:`CompactionError` when the branch already ends with a compaction or has
-    nothing to summarize. The entry is appended only after the summarizer succeeded, and
-    not at all with ``dry_run`` (the id is then ``None``).
+    Raises :class:`CompactionError` when the branch already ends with a compaction, has
+    nothing to summarize, or would not get smaller (a checkpoint larger than what it
+    replaces). The entry is appended only after the summarizer succeeded, and not at all
+    with ``dry_run`` (the id is then ``None``).
     """
     plan = plan_compaction(session.path(), settings)
     result = await compact(
@@ -163,4 +164,10 @@ async def compact_session(
         wrapping=wrapping,
         guard=guard,
     )
+    if result.estimated_tokens_after >= result.tokens_before:
+        raise CompactionError(
+            f"Not compacted: the context would grow from {result.tokens_before} to about "
+            f"{result.estimated_tokens_after} tokens (the checkpoint is larger than what it "
+            "replaces); nothing was appended"
+        )
     return result, None if dry_run else store_compaction(session, result)
