@@ -34,7 +34,7 @@ from synopsis.session import (
     render_session,
 )
 from synopsis.session.context import entry_message
-from synopsis.tokens import estimate_context_tokens
+from synopsis.tokens import current_context_tokens, estimate_context_tokens
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -455,9 +455,11 @@ def check_preparation(ops: list[Op], keep: int, keep_messages: int | None) -> No
     messages = context.messages[1:] if context.compaction_index >= 0 else context.messages
     first_kept = preparation.first_kept_index
     assert branch[first_kept]["id"] == preparation.first_kept_entry_id
-    assert first_kept > preparation.previous_compaction_index  # the cut is after it
-    kept_entries = [e for e in branch[first_kept:] if entry_message(e) is not None]
-    kept: list[Any] = [entry_message(e) for e in kept_entries]
+    # the cut may lie inside the previous compaction's kept part (Pi 1.6), never before it
+    assert (
+        first_kept >= preparation.range_start or first_kept > preparation.previous_compaction_index
+    )
+    kept: list[Any] = preparation.kept_messages
 
     # the kept part never starts with a tool result ...
     if kept:
@@ -477,7 +479,6 @@ def check_preparation(ops: list[Op], keep: int, keep_messages: int | None) -> No
     assert preparation.messages_to_summarize or preparation.turn_prefix_messages
 
     # what the preparation itself reports about the two parts agrees
-    assert preparation.kept_messages == kept
     assert len(preparation.source_entry_ids) == len(summarized)
     by_id = {e["id"]: e for e in branch}
     for entry_id, message in zip(preparation.source_entry_ids, summarized, strict=True):
@@ -491,11 +492,13 @@ def check_preparation(ops: list[Op], keep: int, keep_messages: int | None) -> No
     everything = [m for m in map(entry_message, branch) if m is not None]
     assert full.messages_to_summarize + full.turn_prefix_messages + kept == everything
 
-    # the split flag agrees with the prefix, and tokens before is the context estimate (D2)
+    # the split flag agrees with the prefix, and tokens before is the context estimate
+    # without usage from before the compaction in force
     assert preparation.is_split_turn == (preparation.turn_start_index >= 0)
     if not preparation.is_split_turn:
         assert preparation.turn_prefix_messages == []
-    assert preparation.tokens_before == estimate_context_tokens(context.messages).tokens
+    fresh = current_context_tokens(context.messages, context.new_messages_start)
+    assert preparation.tokens_before == fresh.tokens
 
 
 @_run(FEW * 2)
@@ -548,13 +551,13 @@ def test_context_never_holds_a_result_without_its_call_many(ops: list[Op]) -> No
 
 @_run(FEW)
 @given(operations)
-def test_branch_context_tokens_equals_the_built_context_estimate(ops: list[Op]) -> None:
+def test_projected_context_tokens_equals_the_built_context_estimate(ops: list[Op]) -> None:
     """The shortcut used for tokensBefore gives exactly the estimate of the built context."""
-    from synopsis.session.context import branch_context_tokens, build_session_context
-    from synopsis.tokens import estimate_context_tokens
+    from synopsis.session.context import build_projection, projected_context_tokens
 
     session = build(ops, prepared=True)
     for leaf in [None, *(entry["id"] for entry in session.entries)]:
         path = session.path(leaf)
-        expected = estimate_context_tokens(build_session_context(path).messages).tokens
-        assert branch_context_tokens(path) == expected
+        context = build_session_context(path)
+        expected = current_context_tokens(context.messages, context.new_messages_start).tokens
+        assert projected_context_tokens(build_projection(path)) == expected

@@ -126,6 +126,22 @@ class CompactionSummaryMessage(TypedDict):
     timestamp: NotRequired[int]
 
 
+class SystemMessage(TypedDict):
+    """Part of the system prompt recorded in the session (Pi 1.6).
+
+    Each one patches the prompt in force: its non-empty ``content`` is appended, its
+    ``sections`` replace (``null`` deletes) sections by name, ``toolsRemoved`` and
+    ``toolsAdded`` change the tool list by name. See :mod:`synopsis.system_messages`.
+    """
+
+    role: Literal["system"]
+    content: str | list[TextContent | ImageContent]
+    sections: NotRequired[dict[str, str | None]]
+    toolsAdded: NotRequired[list[dict[str, Any]]]
+    toolsRemoved: NotRequired[list[dict[str, Any]]]
+    timestamp: NotRequired[int]
+
+
 AgentMessage = (
     UserMessage
     | AssistantMessage
@@ -134,11 +150,15 @@ AgentMessage = (
     | CustomMessage
     | BranchSummaryMessage
     | CompactionSummaryMessage
+    | SystemMessage
 )
 """Every message a session context can hold."""
 
-LlmMessage = UserMessage | AssistantMessage | ToolResultMessage
-"""What a model provider understands: the result of :func:`convert_to_llm`."""
+LlmMessage = UserMessage | AssistantMessage | ToolResultMessage | SystemMessage
+"""What a model provider understands: the result of :func:`convert_to_llm`.
+
+System messages pass through as Pi 1.6's ``convertToLlm`` passes them; a provider client
+sends them as (part of) the system prompt, or not at all."""
 
 
 # --- tolerant readers ---------------------------------------------------------------------
@@ -256,13 +276,13 @@ def convert_to_llm(
 
     User commands and extension messages become user messages; summaries become user
     messages wrapped by ``wrapping``; bash runs marked ``excludeFromContext`` are dropped,
-    and so are roles nobody knows.
+    and so are roles nobody knows. System messages stay as they are.
     """
     converted: list[LlmMessage] = []
     for message in messages:
         role = role_of(message)
         timestamp = message.get("timestamp") if role else None
-        if role in ("user", "assistant", "toolResult"):
+        if role in ("user", "assistant", "toolResult", "system"):
             converted.append(cast(LlmMessage, message))
         elif role == "bashExecution":
             if not message.get("excludeFromContext"):

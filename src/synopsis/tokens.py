@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from synopsis._js import js_stringify, utf16_len
 from synopsis.errors import SettingsError
 from synopsis.messages import block_text, blocks, role_of, tool_arguments
+from synopsis.system_messages import current_system_message
 
 IMAGE_CHARS = 4800
 """An image counts as 4,800 characters (1,200 tokens), wherever it appears."""
@@ -65,6 +66,15 @@ def message_cost(message: Any, text_cost: TextCost, image_cost: float) -> float:
         return _str_cost(message, text_cost, "command", "output")
     if role in ("branchSummary", "compactionSummary"):
         return _str_cost(message, text_cost, "summary")
+    if role == "system":  # Pi 1.6: content, every section's text, the added tools as JSON
+        cost = message_cost({**message, "role": "user"}, text_cost, image_cost)
+        sections = message.get("sections")
+        if isinstance(sections, dict):
+            cost += sum(text_cost(v) for v in sections.values() if isinstance(v, str))
+        tools = message.get("toolsAdded")
+        if tools is not None:
+            cost += text_cost(js_stringify(tools))
+        return cost
     return 0
 
 
@@ -241,6 +251,20 @@ def should_compact(
     return enabled and context_tokens > context_window - reserve_tokens
 
 
+def estimate_without_usage(
+    messages: Sequence[Any], count: Callable[[Any], int] = estimate_tokens
+) -> int:
+    """The context estimate when no usage can be trusted (Pi 1.6's rule).
+
+    System messages count once, as the prompt they add up to (see
+    :func:`synopsis.system_messages.current_system_message`); every other message by its
+    own estimate.
+    """
+    system = current_system_message(messages)
+    total = count(system) if system is not None else 0
+    return total + sum(count(m) for m in messages if role_of(m) != "system")
+
+
 def current_context_tokens(
     messages: Sequence[Any],
     new_messages_start: int = 0,
@@ -248,14 +272,15 @@ def current_context_tokens(
 ) -> ContextTokens:
     """Context size for the compaction trigger, ignoring usage older than the checkpoint.
 
-    Replies before ``new_messages_start`` were answered from a context that compaction
-    has since replaced, so their usage says nothing about the current size: only a valid
-    usage after that point counts, else every message is estimated. Runs before every
-    model call, so it estimates only what it needs to, with ``count``.
+    Replies before ``new_messages_start`` (the messages of entries before the latest
+    compaction or context edit) were answered from a context that has since changed, so
+    their usage says nothing about the current size: only a valid usage after that point
+    counts, else every message is estimated (:func:`estimate_without_usage`). Runs before
+    every model call, so it estimates only what it needs to, with ``count``.
     """
     recent = estimate_context_tokens(messages[new_messages_start:], count=count)
     if recent.last_usage_index is None:
-        total = recent.trailing_tokens + sum(map(count, messages[:new_messages_start]))
+        total = estimate_without_usage(messages, count)
         return ContextTokens(total, 0, total, None)
     return ContextTokens(
         recent.tokens,  # that reply's input already covered everything before it

@@ -131,11 +131,17 @@ def test_exhausted_retries_return_the_servers_words(
     assert len(sleep.delays) == 2
 
 
-def test_bodyless_rejection_reads_as_overflow(llm_server: LLMServer, protocol: Protocol) -> None:
+def test_bodyless_rejection_is_worded_as_overflow_detection_expects(
+    llm_server: LLMServer, protocol: Protocol
+) -> None:
     llm_server.enqueue(Reply(status=413, body=""))
     reply = ask(llm_server, protocol)
     assert reply["errorMessage"] == "413 status code (no body)"
+    # a bare 413 is an overflow from any provider; a bare 400 only from Cerebras
     assert is_context_overflow(reply)
+    bare_400 = {**reply, "errorMessage": "400 status code (no body)"}
+    assert not is_context_overflow(bare_400)
+    assert is_context_overflow({**bare_400, "provider": "cerebras"})
 
 
 def test_connection_error_is_a_reply_not_an_exception(protocol: Protocol) -> None:

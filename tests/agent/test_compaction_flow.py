@@ -222,14 +222,19 @@ def test_overflow_compacts_and_retries_once(
     assert text_of(retried.messages[-1]) == "Now summarize the ledger work."
     assert text_of(failed.messages[-1]) == "Now summarize the ledger work."
     assert_wire_paired(retried)
-    # The failed reply is on record, right before the checkpoint that recovered from it.
+    # The failed reply is on record, hidden from the context by an edit (as Pi 1.6
+    # records it), right before the checkpoint that recovered from it.
     entries = reopen(session).entries
     error_entry = next(
         e for e in entries if e["type"] == "message" and e["message"].get("stopReason") == "error"
     )
     assert error_entry["message"]["errorMessage"] == OVERFLOW_TEXT[protocol]
+    edit = next(e for e in entries if e["type"] == "context_edit")
+    assert edit["parentId"] == error_entry["id"]
+    assert (edit["targetId"], edit["replacement"]) == (error_entry["id"], None)
+    assert error_entry["message"] not in reopen(session).build_context().messages
     compaction = next(e for e in entries if e["type"] == "compaction")
-    assert compaction["parentId"] == error_entry["id"]
+    assert compaction["parentId"] == edit["id"]
     assert compaction["id"] == end.entry_id
     assert entries[-1]["message"]["content"] == [{"type": "text", "text": "Recovered."}]
     # ...and it is not part of what the model is sent any more.

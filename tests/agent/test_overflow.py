@@ -32,6 +32,10 @@ OVERFLOW_MESSAGES = {
     "ds4": "Prompt has 32,769 tokens, but the configured context size is 32,768 tokens",
     "zai": "model_context_window_exceeded",
     "ollama": "prompt too long; exceeded max context length by 2048 tokens",
+    "zai-length": "Prompt exceeds max length",
+    "litellm-window": "litellm.ContextWindowExceededError: Context window exceeded",
+    "generic-413": "Copilot API error (413): failed to parse request",
+    "sdk-413": "413 Request Entity Too Large",
     "dashscope": "Range of input length should be [1, 983616]",
     "generic-context-length": "context_length_exceeded",
     "generic-too-many": "Request has too many tokens",
@@ -50,12 +54,18 @@ NOT_OVERFLOW_MESSAGES = [
 ]
 
 
-def _error(message: str) -> dict[str, Any]:
-    return {"role": "assistant", "content": [], "stopReason": "error", "errorMessage": message}
+def _error(message: str, provider: str = "acme") -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": [],
+        "stopReason": "error",
+        "errorMessage": message,
+        "provider": provider,
+    }
 
 
-def test_twenty_six_wordings_are_covered() -> None:
-    assert len(OVERFLOW_MESSAGES) == 26
+def test_thirty_wordings_are_covered() -> None:
+    assert len(OVERFLOW_MESSAGES) == 30
 
 
 @pytest.mark.parametrize("provider", sorted(OVERFLOW_MESSAGES))
@@ -75,9 +85,26 @@ def test_throttling_and_other_errors_are_not_overflow(message: str) -> None:
 
 
 def test_cerebras_bodyless_status() -> None:
-    assert is_context_overflow(_error("413 status code (no body)"))
-    assert is_context_overflow(_error("400 (no body)"))
-    assert not is_context_overflow(_error("500 status code (no body)"))
+    assert is_context_overflow(_error("413 status code (no body)", "cerebras"))
+    assert is_context_overflow(_error("400 (no body)", "cerebras"))
+    assert not is_context_overflow(_error("500 status code (no body)", "cerebras"))
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "acme"])
+def test_a_bodyless_400_from_another_provider_is_not_overflow(provider: str) -> None:
+    """Only Cerebras answers an oversized prompt with a bare 400; a bare 413 is an
+    overflow from anyone (the request was too large)."""
+    assert not is_context_overflow(_error("400 status code (no body)", provider))
+    assert not is_context_overflow(_error("400 (no body)", provider))
+    assert is_context_overflow(_error("413 status code (no body)", provider))
+    no_provider = _error("400 status code (no body)")
+    del no_provider["provider"]
+    assert not is_context_overflow(no_provider)
+
+
+def test_a_413_mentioned_inside_a_message_is_not_overflow() -> None:
+    assert not is_context_overflow(_error("upstream said: error code 413 elsewhere"))
+    assert not is_context_overflow(_error("bad request (4130 bytes)"))
 
 
 def _reply(stop: str, input_tokens: int, output: int, cache_read: int = 0) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Cut points: where the kept part may start, the keep budget, split turns (D3, D6, D8)."""
+"""Cut points: where the kept part may start, the keep budget, split turns (Pi 1.6's cut)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,14 @@ CUT_POINTS = {
     "custom_message",
     "branch_summary",
 }
-TURN_STARTS = {"user", "bashExecution", "custom_message", "branch_summary"}
+TURN_STARTS = {
+    "user",
+    "bashExecution",
+    "custom role",
+    "compactionSummary role",
+    "custom_message",
+    "branch_summary",
+}
 KINDS = sorted(
     [
         *CUT_POINTS,
@@ -194,7 +201,7 @@ def test_compaction_entries_count_nothing_in_the_walk() -> None:
     assert cut(chain, 500) == CutPoint(0, -1, False)
 
 
-# --- what counts as a split (D8) ----------------------------------------------------------
+# --- what counts as a split: the entry the cut lands on decides -------------------------
 
 
 def _turn_then(kind: str) -> tuple[Chain, int]:
@@ -223,7 +230,7 @@ def _turn_then(kind: str) -> tuple[Chain, int]:
         ("bashExecution", False),
         ("custom_message", False),
         ("branch_summary", False),
-        ("custom role", True),  # a cut point, but not a turn start
+        ("custom role", False),  # a migrated hookMessage: a turn start in Pi 1.6
         ("assistant", True),
     ],
 )
@@ -247,8 +254,11 @@ def test_metadata_just_before_the_cut_is_kept_with_it() -> None:
     chain.session_info("name")  # 7
     chain.message(user("q" * 4000))  # 8
     chain.message(assistant("a2"))  # 9
+    # The step back passes over metadata but stops at entries with messages (the branch
+    # summary); the entry the cut lands on decides: a label is no turn start, so the turn
+    # that the branch summary opened is split.
     result = cut(chain, 900)
-    assert result == CutPoint(2, -1, False)
+    assert result == CutPoint(7, 6, True)
 
 
 def test_the_backward_step_stops_at_a_compaction() -> None:
@@ -257,7 +267,7 @@ def test_the_backward_step_stops_at_a_compaction() -> None:
     chain.compaction(first)  # 1
     chain.model_change("acme", "acme-small")  # 2
     chain.message(user("q" * 4000))  # 3
-    assert cut(chain, 900) == CutPoint(2, -1, False)
+    assert cut(chain, 900) == CutPoint(2, 0, True)
 
 
 def test_metadata_before_a_split_cut_does_not_make_it_a_turn_start() -> None:
@@ -269,18 +279,7 @@ def test_metadata_before_a_split_cut_does_not_make_it_a_turn_start() -> None:
     assert cut(chain, 900) == CutPoint(2, 0, True)
 
 
-# --- floors and message counts ------------------------------------------------------------
-
-
-def test_cut_floor_keeps_the_cut_after_it_but_the_turn_search_before_it() -> None:
-    chain = Chain()
-    chain.message(user("q" * 40))  # 0
-    chain.message(assistant("a" * 4000))  # 1
-    chain.message(assistant("b" * 40))  # 2
-    result = find_cut_point(chain.entries, 0, 3, 1, cut_floor=2)
-    assert result == CutPoint(2, 0, True)
-    everything_fits = find_cut_point(chain.entries, 0, 3, 100_000, cut_floor=1)
-    assert everything_fits == CutPoint(1, 0, True)
+# --- message counts ------------------------------------------------------------
 
 
 def test_keep_recent_messages_counts_messages() -> None:

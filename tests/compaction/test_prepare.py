@@ -1,4 +1,4 @@
-"""Preparing a compaction: what is summarized, what is kept (D1, D2, D4), file tracking."""
+"""Preparing a compaction: what is summarized, what is kept (Pi 1.6's projection), files."""
 
 from __future__ import annotations
 
@@ -88,8 +88,8 @@ def test_split_turn_sends_the_turn_prefix_separately() -> None:
     assert list(preparation.file_ops.edited) == []
 
 
-def test_tokens_before_is_the_context_estimate_of_the_whole_branch() -> None:
-    """D2: the previously kept messages and their usage count too."""
+def test_tokens_before_ignores_usage_from_before_the_latest_compaction() -> None:
+    """Usage recorded before the compaction measured a context that no longer exists."""
     chain = Chain()
     first = chain.message(user("u" * 400))
     chain.message(assistant("a" * 40, usage_=usage(900, 100)))
@@ -98,14 +98,23 @@ def test_tokens_before_is_the_context_estimate_of_the_whole_branch() -> None:
     chain.message(assistant("w" * 40))
     preparation = prepare_compaction(chain.entries, settings(1))
     assert preparation is not None
-    # the usage of the kept reply (1000) plus the two newer messages (1000 + 10)
-    assert preparation.tokens_before == 2010
     context = build_session_context(chain.entries)
-    assert preparation.tokens_before == estimate_context_tokens(context.messages).tokens
+    # every message estimated: summary 20, kept 100 + 10, newer 1000 + 10
+    assert preparation.tokens_before == 1140
+    assert preparation.tokens_before == sum(map(estimate_tokens, context.messages))
+    # a usage recorded after the compaction counts again
+    chain.message(assistant("x" * 40, usage_=usage(3000, 100)))
+    again = prepare_compaction(chain.entries, settings(1))
+    assert again is not None
+    assert again.tokens_before == 3100
+    assert (
+        again.tokens_before
+        == estimate_context_tokens(build_session_context(chain.entries).messages).tokens
+    )
 
 
 def test_repeated_compaction_summarizes_what_the_previous_one_kept() -> None:
-    """D1 on a small case: u1 a1 u2 a2 C(keep u2) u3 a3 u4 a4, keep only the last turn."""
+    """u1 a1 u2 a2 C(keep u2) u3 a3 u4 a4, keep only the last turn: the kept part is summarized."""
     chain = Chain()
     chain.message(user("u1"))
     chain.message(assistant("a1"))
@@ -126,31 +135,24 @@ def test_repeated_compaction_summarizes_what_the_previous_one_kept() -> None:
     assert list(preparation.file_ops.read) == ["old.txt"]
 
 
-def test_when_everything_fits_after_a_compaction_its_kept_part_is_summarized() -> None:
+def test_when_everything_after_a_compaction_fits_there_is_nothing_to_do() -> None:
+    """The cut would be the previous first kept entry: nothing to summarize (Pi 1.6)."""
     chain = Chain()
     chain.message(user("u1"))
     u2 = chain.message(user("u2"))
     chain.compaction(u2, summary="cp")
-    u3 = chain.message(user("u3"))
+    chain.message(user("u3"))
     chain.message(assistant("a3"))
-    preparation = prepare_compaction(chain.entries, settings(50_000))
-    assert preparation is not None
-    assert preparation.first_kept_entry_id == u3  # the first cut point after the compaction
-    assert texts(preparation.messages_to_summarize) == ["u2"]
+    assert prepare_compaction(chain.entries, settings(50_000)) is None
+
+    only_kept = Chain()
+    u1 = only_kept.message(user("u1"))
+    only_kept.compaction(u1, summary="cp")
+    only_kept.label(u1, "mark")
+    assert prepare_compaction(only_kept.entries, settings(0)) is None
 
 
-def test_with_no_cut_point_after_the_compaction_the_entry_after_it_is_kept() -> None:
-    chain = Chain()
-    u1 = chain.message(user("u1"))
-    chain.compaction(u1, summary="cp")
-    label = chain.label(u1, "mark")
-    preparation = prepare_compaction(chain.entries, settings(0))
-    assert preparation is not None
-    assert preparation.first_kept_entry_id == label
-    assert texts(preparation.messages_to_summarize) == ["u1"]
-
-
-def test_turn_prefix_may_span_the_previous_compaction() -> None:
+def test_the_turn_prefix_may_lie_in_the_previous_kept_part() -> None:
     chain = Chain()
     chain.message(user("u0"))  # 0
     chain.message(assistant("a0"))  # 1
@@ -161,7 +163,7 @@ def test_turn_prefix_may_span_the_previous_compaction() -> None:
     a2 = chain.message(assistant("", calls=[call("c2", "ls", {"path": "/"})]))  # 6
     chain.message(tool_result("c2", "big " * 1000))  # 7
     chain.message(assistant("done"))  # 8
-    preparation = prepare_compaction(chain.entries, settings(1010))
+    preparation = prepare_compaction(chain.entries, settings(1004))
     assert preparation is not None
     assert preparation.first_kept_entry_id == a2
     assert preparation.is_split_turn
@@ -227,7 +229,7 @@ def test_preparation_does_not_change_the_branch() -> None:
     assert repr(chain.entries) == before
 
 
-# --- D1 on a session compacted three times ------------------------------------------------
+# --- a session compacted three times loses nothing ------------------------------------
 
 
 def _turn(session: Session, n: int) -> None:

@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Parity driver: the reference command line of ``../shared/fixtures/pi/README.md``.
+"""Parity driver: the reference command line of ``../shared/fixtures/pi16/README.md``.
 
     driver.py context FILE
     driver.py prepare FILE --keep-recent N --reserve R
     driver.py cutpoints FILE --keep-recent N
     driver.py serialize FILE
 
-It prints what Pi v0.58.3 plus the deliberate differences D1–D13 produce, so that our
-engine can be compared with the reference outputs, including on sessions we have not
-seen. It reads sessions the way Pi does (a file without a valid header is an empty new
-session; a repeated id replaces the earlier entry in the id index), with ids created by
-migration numbered 00000001, 00000002, … as the reference did. This file is a contract:
-keep its commands and output as the README describes.
+It prints what Pi 1.6.0 produces (plus the deliberate differences X1, X2 of that README),
+so that our engine can be compared with the reference outputs, including on sessions we
+have not seen. It reads sessions the way Pi does (a file without a valid header, or with
+a BOM, is an error; an empty file is a new session; a repeated id replaces the earlier
+entry in the id index), with ids created by migration numbered 00000001, 00000002, … as
+the reference did. This file is a contract: keep its commands and output as the README
+describes.
 """
 
 from __future__ import annotations
@@ -32,17 +33,28 @@ from synopsis._js import js_stringify, to_utf8, utf16_len
 from synopsis.compaction import (
     CompactionSettings,
     CutPoint,
-    find_cut_point,
     iter_serialized_parts,
-    plan_cut,
     prepare_compaction,
     serialize_conversation,
 )
+from synopsis.compaction.cut_points import find_projected_cut
+from synopsis.compaction.prepare import plan_projected_cut, to_branch_cut
 from synopsis.compaction.serialize import PART_SEPARATOR
 from synopsis.errors import SynopsisError
 from synopsis.messages import SummaryWrapping, convert_to_llm, role_of
 from synopsis.session import FileSession, open_session
-from synopsis.tokens import estimate_context_tokens, estimate_tokens
+from synopsis.session.context import Projection, build_projection
+from synopsis.system_messages import current_system_message
+from synopsis.tokens import (
+    ContextTokens,
+    current_context_tokens,
+    estimate_context_tokens,
+    estimate_tokens,
+)
+
+EMPTY_FILE_SESSION_ID = "00000000-0000-7000-8000-000000000000"
+"""The id Pi gives the session it creates for an empty file when its clock and random
+source are zero, as the reference ran it."""
 
 # How Pi words a checkpoint and a branch summary for the model. Only the parity driver
 # uses this wording; synopsis itself uses its own (synopsis.messages.DEFAULT_WRAPPING).
@@ -72,13 +84,19 @@ def _counter() -> Callable[[], str]:
 
 
 def _open(path: str) -> FileSession:
-    return open_session(
-        path,
-        create=True,
-        invalid_header="new-session",
-        duplicates="last-wins",
-        new_id=_counter(),
-    )
+    session = open_session(path, create=True, duplicates="last-wins", new_id=_counter())
+    if not session.header_valid:
+        session.header["id"] = EMPTY_FILE_SESSION_ID
+    return session
+
+
+def _tokens_json(tokens: ContextTokens) -> dict[str, Any]:
+    return {
+        "tokens": tokens.tokens,
+        "usageTokens": tokens.usage_tokens,
+        "trailingTokens": tokens.trailing_tokens,
+        "lastUsageIndex": tokens.last_usage_index,
+    }
 
 
 def _role_counts(messages: Sequence[Any]) -> dict[str, int]:
@@ -98,6 +116,9 @@ def context_command(session: FileSession) -> dict[str, Any]:
     tokens = estimate_context_tokens(messages, per_message)
     llm = convert_to_llm(messages, PI_WRAPPING)
     model = context.model
+    system = current_system_message(messages)
+    projection = context.projection
+    assert projection is not None
     return {
         "sessionId": session.header["id"],
         "headerValid": session.header_valid,
@@ -116,14 +137,18 @@ def context_command(session: FileSession) -> dict[str, Any]:
         "sessionName": session.name,
         "estimatedTokens": sum(per_message),
         "perMessageTokens": per_message,
-        "contextTokens": {
-            "tokens": tokens.tokens,
-            "usageTokens": tokens.usage_tokens,
-            "trailingTokens": tokens.trailing_tokens,
-            "lastUsageIndex": tokens.last_usage_index,
-        },
+        "contextTokens": _tokens_json(tokens),
         "llmMessageCount": len(llm),
         "llmRoles": _role_counts(llm),
+        "projectedContextTokens": _tokens_json(
+            current_context_tokens(messages, context.new_messages_start)
+        ),
+        "currentSystemMessageTokens": None if system is None else estimate_tokens(system),
+        "contextEdits": {
+            "onPath": projection.edits_on_path,
+            "applied": projection.edited,
+            "omitted": len(projection.omitted),
+        },
         "firstKeptEntryMissing": context.first_kept_entry_missing,
     }
 
@@ -209,28 +234,40 @@ def _cut_json(branch: Sequence[Any], start: int, end: int, cut: CutPoint) -> dic
     }
 
 
+def _whole_cut(projection: Projection, keep_recent: int) -> CutPoint:
+    """The cut over the whole projection, in branch indices."""
+    cut = find_projected_cut(projection, 0, len(projection), keep_recent)
+    return to_branch_cut(projection, cut)
+
+
 def cutpoints_command(session: FileSession, keep_recent: int) -> dict[str, Any]:
     branch = session.path()
     length = len(branch)
     settings = CompactionSettings(keep_recent_tokens=keep_recent)
-    bounds, after = plan_cut(branch, settings)
+    projection = build_projection(branch)
+    bounds, after = plan_projected_cut(projection, settings)
     stride = max(1, math.ceil(length / 500))
     ends = list(range(1, length + 1, stride))
     if ends and ends[-1] != length:
         ends.append(length)
     rows = []
     for end in ends:
-        cut = find_cut_point(branch, 0, end, keep_recent)
+        cut = _whole_cut(build_projection(branch[:end]), keep_recent)
         rows.append([end, cut.first_kept_index, cut.turn_start_index, cut.is_split_turn])
     return {
         "keepRecentTokens": keep_recent,
         "branchLength": length,
         "prevCompactionIndex": bounds.previous_compaction_index,
-        "wholeBranch": _cut_json(branch, 0, length, find_cut_point(branch, 0, length, keep_recent)),
-        "afterLastCompaction": _cut_json(branch, bounds.start, length, after),
+        "wholeBranch": _cut_json(
+            branch, projection.path_index(0), length, _whole_cut(projection, keep_recent)
+        ),
+        "afterLastCompaction": _cut_json(
+            branch, bounds.start, length, to_branch_cut(projection, after)
+        ),
         "sweep": {
             "description": (
-                "findCutPoint(branch, 0, endIndex, keepRecentTokens) for sampled endIndex"
+                "findProjectedCutPoint(buildSessionProjection(branch[0:endIndex]).entries, "
+                "0, its length, keepRecentTokens) for sampled endIndex, in branch indices"
             ),
             "startIndex": 0,
             "stride": stride,

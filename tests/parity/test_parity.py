@@ -1,95 +1,35 @@
-"""Parity with Pi's reference outputs (``../shared/fixtures/pi/expected/spec``).
+"""Parity with Pi 1.6.0's reference outputs (``../shared/fixtures/pi16/``).
 
-Every session and edge case is run through the driver's commands and compared field by
-field with what the reference produced. Skipped when the shared fixtures are absent.
+Every input (the 16 sessions Pi 1.6 wrote, its 5 edge files, and every input of the older
+``../shared/fixtures/pi/`` set) is run through the driver's commands and compared exactly
+with what Pi 1.6.0 computed: JSON field by field, the transcript byte for byte, exit
+status where Pi (or X1) fails. The older set's own expected outputs (Pi v0.58.3 plus
+D1–D13) are retired: Pi 1.6 overturned D1, D2 and D8, and its outputs for the same
+inputs are here. Skipped when the shared fixtures are absent.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from tests.parity import driver
+from tests.parity.cases import FIXTURES, Case, cases, mismatch
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
-SPEC = FIXTURES / "expected" / "spec"
+CASES = cases()
 
-pytestmark = pytest.mark.skipif(not SPEC.is_dir(), reason="shared fixtures are not present")
-
-
-def _cases() -> list[tuple[Path, Path, list[str]]]:
-    cases = []
-    if not SPEC.is_dir():
-        return cases
-    for session in sorted((FIXTURES / "sessions").glob("*.jsonl")):
-        expected = SPEC / session.stem
-        cases.append((session, expected, ["2000", "8000", "20000", "50000"]))
-    for session in sorted((FIXTURES / "edge").glob("*.jsonl")):
-        cases.append((session, SPEC / "edge" / session.stem, ["edge"]))
-    return cases
+pytestmark = pytest.mark.skipif(not CASES, reason=f"{FIXTURES} is not present")
 
 
-CASES = _cases()
-IDS = [str(case[0].relative_to(FIXTURES)) for case in CASES]
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_reference_output(case: Case) -> None:
+    assert mismatch(case) is None
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = driver.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
+def test_every_input_is_the_file_the_index_names() -> None:
+    """The index pins each input by hash: a changed input would make the outputs moot."""
+    import hashlib
+    import json
 
-
-def _expect(expected_dir: Path, name: str) -> tuple[int, str, str]:
-    rc_file = expected_dir / f"{name}.rc"
-    rc = int(rc_file.read_text().strip()) if rc_file.exists() else 0
-    stderr_file = expected_dir / f"{name}.stderr"
-    stderr = stderr_file.read_text(encoding="utf-8") if stderr_file.exists() else ""
-    suffix = ".txt" if name == "serialize" else ".json"
-    output = expected_dir / f"{name}{suffix}"
-    return rc, output.read_text(encoding="utf-8") if output.exists() else "", stderr
-
-
-def _compare(name: str, expected_dir: Path, argv: list[str], capsys: Any) -> None:
-    rc, out, err = _run(argv, capsys)
-    want_rc, want_out, want_err = _expect(expected_dir, name)
-    assert rc == want_rc, err
-    if want_rc != 0:
-        assert err.strip() == want_err.strip()
-        assert out == ""
-        return
-    if name == "serialize":
-        assert out == want_out
-        return
-    got = json.loads(out)
-    want = json.loads(want_out)
-    if isinstance(want, dict):
-        for key in want:
-            assert got.get(key) == want[key], f"{name}: field {key!r} differs"
-    assert got == want
-
-
-@pytest.mark.parametrize(("session", "expected", "keeps"), CASES, ids=IDS)
-def test_context(session: Path, expected: Path, keeps: list[str], capsys: Any) -> None:
-    _compare("context", expected, ["context", str(session)], capsys)
-
-
-@pytest.mark.parametrize(("session", "expected", "keeps"), CASES, ids=IDS)
-def test_serialize(session: Path, expected: Path, keeps: list[str], capsys: Any) -> None:
-    _compare("serialize", expected, ["serialize", str(session)], capsys)
-
-
-@pytest.mark.parametrize(("session", "expected", "keeps"), CASES, ids=IDS)
-def test_prepare(session: Path, expected: Path, keeps: list[str], capsys: Any) -> None:
-    for keep in ["200"] if keeps == ["edge"] else keeps:
-        argv = ["prepare", str(session), "--keep-recent", keep, "--reserve", "16384"]
-        _compare(f"prepare-k{keep}", expected, argv, capsys)
-
-
-@pytest.mark.parametrize(("session", "expected", "keeps"), CASES, ids=IDS)
-def test_cutpoints(session: Path, expected: Path, keeps: list[str], capsys: Any) -> None:
-    for keep in ["100"] if keeps == ["edge"] else keeps:
-        argv = ["cutpoints", str(session), "--keep-recent", keep]
-        _compare(f"cutpoints-k{keep}", expected, argv, capsys)
+    index = json.loads((FIXTURES / "index.json").read_text(encoding="utf-8"))
+    for item in index["inputs"]:
+        data = (FIXTURES / item["input"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == item["sha256"], item["name"]

@@ -120,14 +120,16 @@ def test_repair_reports_what_it_did() -> None:
 
 
 def test_repair_copies_untouched_lines_byte_for_byte() -> None:
-    """CRLF line ends, a BOM and odd number spellings survive a repair unchanged."""
+    """CRLF line ends and odd number spellings survive a repair unchanged; a BOM goes."""
     healthy = Draft.healthy().to_bytes()
     lines = healthy.split(b"\n")[:-1]
     lines[3] = lines[3].replace(b'"timestamp"', b'"n":1.0e0,"timestamp"', 1)
     data = b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n" + b"garbage\r\n"
+    assert diagnose_bytes(data).findings[0].kind == "byte-order-mark"
     repaired, report = repair_bytes(data)
-    assert repaired == b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n"
+    assert repaired == b"\r\n".join(lines) + b"\r\n"
     assert report.dropped_lines == [len(lines) + 1]
+    assert report.bom_removed
 
 
 def test_a_complete_last_line_without_newline_gets_one() -> None:

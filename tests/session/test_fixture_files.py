@@ -45,7 +45,7 @@ MIGRATED = [path for path in FILES if _migrated(path)]
 
 def test_the_selection_covers_what_matters() -> None:
     names = {path.name for path in V3}
-    assert "edge-bom-crlf-malformed.jsonl" in names
+    assert "edge-orphan-parent.jsonl" in names
     assert "synth-s05-n132.jsonl" in names
     assert {path.name for path in MIGRATED} >= {"large-session.jsonl", "synth-v2-s21-n300.jsonl"}
 

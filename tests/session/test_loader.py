@@ -50,10 +50,9 @@ def test_plain_file_loads_with_line_numbers() -> None:
     assert not loaded.migrated
 
 
-def test_bom_crlf_and_blank_lines_are_accepted() -> None:
+def test_crlf_and_blank_lines_are_accepted() -> None:
     data = (
-        b"\xef\xbb\xbf"
-        + orjson.dumps(HEADER)
+        orjson.dumps(HEADER)
         + b"\r\n\r\n"
         + orjson.dumps(entry("a1", None))
         + b"\r\n   \t\r\n\n"
@@ -64,6 +63,15 @@ def test_bom_crlf_and_blank_lines_are_accepted() -> None:
     assert [e["id"] for e in loaded.entries] == ["a1", "a2"]
     assert loaded.entry_lines == [3, 6]
     assert loaded.skipped == []  # blank lines are not worth a report
+
+
+def test_a_byte_order_mark_before_the_header_is_not_a_session() -> None:
+    """Pi 1.6 refuses such a file; reading it anyway would let a Pi-unreadable file pass."""
+    data = b"\xef\xbb\xbf" + jsonl(HEADER, entry("a1", None))
+    with pytest.raises(SessionFormatError, match="byte order mark"):
+        parse_session(data)
+    assert parse_session(data, invalid_header="new-session").header is None
+    assert parse_session(data[3:]).header == HEADER
 
 
 def test_malformed_line_is_skipped_and_reported_with_its_line_number() -> None:

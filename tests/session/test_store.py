@@ -90,7 +90,7 @@ def test_unchanged_session_saves_the_bytes_it_was_read_from(tmp_path: Path) -> N
         b'{"type":"future_thing","id":"f1","parentId":null,"timestamp":"t",'
         b'"n":1e-7,"big":12345678901234567890,"z":-0.0,"s":"\\u00e9\xe2\x80\xa8"}'
     )
-    data = b"\xef\xbb\xbf" + header + b"\r\n\r\n" + entry + b"\r\n{not json\r\n"
+    data = header + b"\r\n\r\n" + entry + b"\r\n{not json\r\n"
     path.write_bytes(data)
     session = open_session(path)
     assert [e["type"] for e in session.entries] == ["future_thing"]

@@ -299,7 +299,7 @@ class AgentSession:
         last: AssistantMessage | None = None
         for _ in range(self.max_turns):
             reply = await self._call_model()
-            self._append(reply)
+            reply_id = self._append(reply)
             last = reply
             stop_reason = reply.get("stopReason")
             if is_context_overflow(reply, self.model.context_window):
@@ -308,6 +308,8 @@ class AgentSession:
                         self._emit(AgentError(OVERFLOW_RECOVERY_FAILED))
                         return last
                     self._overflow_retried = True
+                    # Like Pi 1.6: the failed attempt leaves the context before the retry.
+                    self.session.append_context_edit(reply_id, None)
                     if await self._compact("overflow", will_retry=True) is None:
                         self._emit(AgentError(OVERFLOW_RECOVERY_FAILED))
                         return last

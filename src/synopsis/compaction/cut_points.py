@@ -1,9 +1,12 @@
 """Where to cut a branch: the first entry kept verbatim, and whether a turn is split.
 
-A cut point is an entry the kept part may start with: any message except a tool result
-(a result without its call is meaningless to a model), plus extension messages and
-branch summaries. The keep budget is measured from the newest message backwards; the cut
-is the first cut point at or after the place where the budget runs out.
+The cut works on the projection of a branch (:class:`synopsis.session.context.Projection`:
+the context entries with their messages after context edits), as Pi 1.6 does. A cut
+point is an entry the kept part may start with: one that contributes a message other than
+a tool result (a result without its call is meaningless to a model) or a system message
+(never summarized, never a kept part's start). The keep budget is measured from the
+newest message backwards; the cut is the first cut point at or after the place where the
+budget runs out, or the last cut point when none follows it (one huge trailing output).
 """
 
 from __future__ import annotations
@@ -12,53 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from synopsis.session.context import entry_message
+from synopsis.messages import AgentMessage
+from synopsis.session.context import Projection, build_projection, entry_message
 from synopsis.session.entries import Entry
 from synopsis.tokens import estimate_tokens
 
 _CUT_ROLES = frozenset(
     {"user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"}
 )
-_TURN_START_ROLES = frozenset({"user", "bashExecution"})
-_PASS_OVER_TYPES = frozenset({"message", "compaction"})
-
-
-def _role(entry: Entry) -> object:
-    message = entry.get("message")
-    return message.get("role") if isinstance(message, dict) else None
-
-
-def _has_summary(entry: Entry) -> bool:
-    summary = entry.get("summary")
-    return isinstance(summary, str) and bool(summary)
-
-
-def is_cut_point(entry: Entry) -> bool:
-    """May the kept part start at ``entry``? Never at a tool result or a metadata entry."""
-    kind = entry.get("type")
-    if kind == "message":
-        return _role(entry) in _CUT_ROLES
-    if kind == "custom_message":
-        return True
-    return kind == "branch_summary" and _has_summary(entry)
-
-
-def is_turn_start(entry: Entry) -> bool:
-    """Does ``entry`` open a turn (something the user, or an extension, said)?"""
-    kind = entry.get("type")
-    if kind == "message":
-        return _role(entry) in _TURN_START_ROLES
-    if kind == "custom_message":
-        return True
-    return kind == "branch_summary" and _has_summary(entry)
-
-
-def find_turn_start(entries: Sequence[Entry], index: int, start: int) -> int:
-    """The turn start at or before ``index`` (not before ``start``), or -1."""
-    for position in range(index, start - 1, -1):
-        if is_turn_start(entries[position]):
-            return position
-    return -1
+_TURN_START_ROLES = frozenset(
+    {"user", "bashExecution", "custom", "branchSummary", "compactionSummary"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,22 +37,130 @@ class CutPoint:
     is_split_turn: bool
 
 
-def _first_message_bearing(entries: Sequence[Entry], index: int, end: int) -> Entry | None:
-    for position in range(index, end):
-        entry = entries[position]
-        if entry.get("type") == "message" or is_cut_point(entry):
-            return entry
-    return None
+def _has_role(entry: Entry, group: tuple[AgentMessage, ...], roles: frozenset[str]) -> bool:
+    """Does ``entry`` (not a compaction) contribute a message with one of ``roles``?
+
+    Only the leading compaction contributes two messages; others contribute at most one.
+    """
+    return bool(group) and group[0].get("role") in roles and entry.get("type") != "compaction"
 
 
-def _entry_weight(entry: Entry, count_messages: bool, count: Callable[[Any], int]) -> int:
-    """What an entry adds to the kept budget: tokens, or 1 per message."""
-    if entry.get("type") == "compaction":
-        return 0
+def is_cut_point(entry: Entry) -> bool:
+    """May the kept part start at ``entry`` (taken on its own, without edits)?"""
     message = entry_message(entry)
-    if message is None:
-        return 0
-    return 1 if count_messages else count(message)
+    return message is not None and _has_role(entry, (message,), _CUT_ROLES)
+
+
+def is_turn_start(entry: Entry) -> bool:
+    """Does ``entry`` open a turn (something the user, or an extension, said)?"""
+    message = entry_message(entry)
+    return message is not None and _has_role(entry, (message,), _TURN_START_ROLES)
+
+
+def find_turn_start(entries: Sequence[Entry], index: int, start: int) -> int:
+    """The turn start at or before ``index`` (not before ``start``), or -1."""
+    for position in range(index, start - 1, -1):
+        if is_turn_start(entries[position]):
+            return position
+    return -1
+
+
+def _recovery_suffix(projection: Projection, cut: int, end: int) -> bool:
+    """Is everything after ``cut`` a hidden failed attempt (Pi 1.6's overflow recovery)?
+
+    True when the entries after the cut contribute nothing — metadata, usage records,
+    context edits, or entries an edit removed —, at least one of them is a removed
+    assistant reply, and no edit among them replaces anything but one of those entries.
+    """
+    if cut + 1 >= end:
+        return False
+    omitted = projection.omitted
+    hidden_ids = {projection.entries[p].get("id") for p in range(cut + 1, end) if p in omitted}
+    assistant = False
+    for position in range(cut + 1, end):
+        entry = projection.entries[position]
+        if projection.messages[position] or entry.get("type") == "compaction":
+            return False
+        if omitted.get(position) == "assistant":
+            assistant = True
+        if (
+            entry.get("type") == "context_edit"
+            and entry.get("replacement") is not None
+            and entry.get("targetId") not in hidden_ids
+        ):
+            return False
+    return assistant
+
+
+def find_projected_cut(
+    projection: Projection,
+    start: int,
+    end: int,
+    keep_recent_tokens: int,
+    *,
+    keep_recent_messages: int | None = None,
+    count: Callable[[Any], int] = estimate_tokens,
+) -> CutPoint:
+    """Choose the cut for projected positions ``[start, end)`` keeping about the budget.
+
+    Positions in the result are projected positions (see :meth:`Projection.path_index`).
+    With ``keep_recent_messages`` the budget counts messages instead of tokens, else
+    ``count`` estimates them (Pi's estimate by default).
+    """
+    entries = projection.entries
+    groups = projection.messages
+
+    def cut_point(position: int) -> bool:
+        return _has_role(entries[position], groups[position], _CUT_ROLES)
+
+    first_cut = next((p for p in range(start, end) if cut_point(p)), -1)
+    if first_cut < 0:
+        return CutPoint(start, -1, False)
+
+    budget = keep_recent_tokens if keep_recent_messages is None else keep_recent_messages
+    cut = first_cut
+    kept = 0
+    exceeded = False
+    for position in range(end - 1, start - 1, -1):
+        group = groups[position]
+        if not group:
+            continue
+        if keep_recent_messages is not None:
+            kept += len(group)
+        else:
+            tokens = 0
+            for message in group:
+                tokens += count(message)
+            if not tokens:
+                continue  # an entry adding nothing is passed over, even with no budget
+            kept += tokens
+        if kept >= budget:
+            exceeded = True
+            after = next((p for p in range(position, end) if cut_point(p)), -1)
+            cut = (
+                after
+                if after >= 0
+                else next(p for p in range(end - 1, start - 1, -1) if cut_point(p))
+            )
+            break
+
+    if exceeded and _recovery_suffix(projection, cut, end):
+        cut += 1
+
+    while cut > start and entries[cut - 1].get("type") != "compaction" and not groups[cut - 1]:
+        cut -= 1
+
+    if cut < end and _has_role(entries[cut], groups[cut], _TURN_START_ROLES):
+        return CutPoint(cut, -1, False)
+    turn_start = next(
+        (
+            p
+            for p in range(min(cut, end - 1), start - 1, -1)
+            if _has_role(entries[p], groups[p], _TURN_START_ROLES)
+        ),
+        -1,
+    )
+    return CutPoint(cut, turn_start, turn_start != -1)
 
 
 def find_cut_point(
@@ -94,43 +169,20 @@ def find_cut_point(
     end: int,
     keep_recent_tokens: int,
     *,
-    cut_floor: int | None = None,
     keep_recent_messages: int | None = None,
     count: Callable[[Any], int] = estimate_tokens,
 ) -> CutPoint:
-    """Choose the cut for ``entries[start:end]`` keeping about ``keep_recent_tokens``.
+    """The cut for ``entries[start:end]`` taken as plain context entries (no compaction).
 
-    The budget walk and the turn-start search cover ``[start, end)``; the cut itself lies
-    at or after ``cut_floor`` (default ``start``), which is how repeated compaction keeps
-    its cut after the previous compaction entry while still summarizing what that
-    compaction had kept. With ``keep_recent_messages`` the budget counts messages
-    instead of tokens, else ``count`` estimates them (Pi's estimate by default). When no
-    cut point follows the place where the budget runs out (one huge trailing tool
-    result), the last cut point is used rather than keeping everything.
+    For lists of entries that are not a session branch; a branch goes through
+    :func:`synopsis.compaction.prepare.plan_cut`, which cuts its projection.
     """
-    floor = start if cut_floor is None else cut_floor
-    first_cut = next((i for i in range(floor, end) if is_cut_point(entries[i])), -1)
-    if first_cut < 0:
-        return CutPoint(floor, -1, False)
-
-    count_messages = keep_recent_messages is not None
-    budget = keep_recent_messages if keep_recent_messages is not None else keep_recent_tokens
-    cut = first_cut
-    kept = 0
-    for index in range(end - 1, start - 1, -1):
-        kept += _entry_weight(entries[index], count_messages, count)
-        if kept >= budget:
-            after = max(index, floor)
-            cut = next((i for i in range(after, end) if is_cut_point(entries[i])), -1)
-            if cut < 0:
-                cut = next(i for i in range(end - 1, floor - 1, -1) if is_cut_point(entries[i]))
-            break
-
-    while cut > floor and entries[cut - 1].get("type") not in _PASS_OVER_TYPES:
-        cut -= 1
-
-    first = _first_message_bearing(entries, cut, end)
-    if first is None or is_turn_start(first):
-        return CutPoint(cut, -1, False)
-    turn_start = find_turn_start(entries, cut, start)
-    return CutPoint(cut, turn_start, turn_start != -1)
+    projection = build_projection(entries, compactions=False)
+    return find_projected_cut(
+        projection,
+        start,
+        end,
+        keep_recent_tokens,
+        keep_recent_messages=keep_recent_messages,
+        count=count,
+    )

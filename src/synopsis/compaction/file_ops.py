@@ -1,8 +1,10 @@
 """Files an agent read and changed, collected from its tool calls.
 
-Only the built-in ``read``, ``write`` and ``edit`` tools with a string ``path`` count;
-paths are kept as the model wrote them. The lists travel from one compaction to the
-next in the entry's ``details``, so a checkpoint never forgets a file it once named.
+Only the built-in ``read``, ``write`` and ``edit`` tools with a string ``path`` count,
+called by the assistant or from inside another tool (a tool result's ``nestedCalls``, as
+Pi 1.6's code mode records them); paths are kept as the model wrote them. The lists
+travel from one compaction to the next in the entry's ``details``, so a checkpoint never
+forgets a file it once named.
 """
 
 from __future__ import annotations
@@ -24,15 +26,25 @@ class FileOperations:
     written: dict[str, None] = field(default_factory=dict)
     edited: dict[str, None] = field(default_factory=dict)
 
+    def _add_call(self, call: dict[str, Any]) -> None:
+        name = call.get("name")
+        kind = _KINDS.get(name) if isinstance(name, str) else None  # a list is unhashable
+        path = tool_arguments(call).get("path")
+        if kind is not None and isinstance(path, str):
+            getattr(self, kind)[path] = None
+
     def add_from_message(self, message: Any) -> None:
-        if role_of(message) != "assistant":
-            return
-        for call in tool_calls(message):
-            name = call.get("name")
-            kind = _KINDS.get(name) if isinstance(name, str) else None  # a list is unhashable
-            path = tool_arguments(call).get("path")
-            if kind is not None and isinstance(path, str):
-                getattr(self, kind)[path] = None
+        role = role_of(message)
+        if role == "assistant":
+            for call in tool_calls(message):
+                self._add_call(call)
+        elif role == "toolResult":
+            nested = message.get("nestedCalls")
+            calls = nested.get("calls") if isinstance(nested, dict) else None
+            if isinstance(calls, list):
+                for call in calls:
+                    if isinstance(call, dict):
+                        self._add_call(call)
 
     def add_from_messages(self, messages: Iterable[Any]) -> None:
         for message in messages:

@@ -1,9 +1,11 @@
 """Preparing a compaction: what is summarized, what is kept, and what a summarizer reads.
 
 :func:`prepare_compaction` is pure: given the entries of a branch (root → leaf) and the
-settings, it decides the cut and gathers the messages to summarize. It never loses what a
-previous compaction kept: the summarized range starts at that compaction's first kept
-entry, and the previous summary travels alongside to be merged.
+settings, it decides the cut and gathers the messages to summarize, as Pi 1.6 does: on the
+projection of the branch (context edits applied, older compactions contributing nothing),
+the summarized range starting at the previous compaction's first kept entry (so the cut
+may land inside that kept part), and the previous summary travelling alongside to be
+merged.
 """
 
 from __future__ import annotations
@@ -12,16 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from synopsis.compaction.cut_points import CutPoint, find_cut_point
+from synopsis.compaction.cut_points import CutPoint, find_projected_cut
 from synopsis.compaction.file_ops import FileOperations
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import AgentMessage
-from synopsis.session.context import (
-    branch_context_tokens,
-    entry_message,
-    find_first_kept_index,
-    latest_compaction_index,
-)
+from synopsis.session.context import Projection, build_projection, projected_context_tokens
 from synopsis.session.entries import Entry
 from synopsis.tokens import estimate_tokens
 
@@ -31,40 +28,69 @@ HISTORY_OUTPUT_SHARE = 0.8
 
 @dataclass(frozen=True, slots=True)
 class CompactionRange:
-    """Where the summarized range starts and where the cut may go."""
+    """Where the summarized range starts, on the branch and in its projection."""
 
     previous_compaction_index: int
-    """Position of the latest compaction on the branch, or -1."""
+    """Branch index of the compaction in force (leading the projection), or -1."""
     start: int
-    """First entry of the range to summarize (the previous compaction's first kept entry)."""
-    cut_floor: int
-    """The cut lies at or after this position (just after the previous compaction)."""
+    """Branch index of the first entry of the range to summarize: the previous
+    compaction's first kept entry, else the entry after it (or the branch length)."""
+    projected_start: int
+    """The same entry's projected position."""
 
 
-def compaction_range(branch: Sequence[Entry]) -> CompactionRange:
-    previous = latest_compaction_index(branch)
-    if previous < 0:
-        return CompactionRange(-1, 0, 0)
-    first_kept = find_first_kept_index(branch, previous)
-    start = first_kept if first_kept >= 0 else previous + 1
-    return CompactionRange(previous, start, previous + 1)
+def compaction_range(projection: Projection) -> CompactionRange:
+    """The range a compaction summarizes: the projection after its leading compaction."""
+    if projection.leading_compaction:
+        return CompactionRange(projection.compaction_index, projection.path_index(1), 1)
+    return CompactionRange(-1, projection.path_index(0), 0)
+
+
+def to_branch_cut(projection: Projection, cut: CutPoint) -> CutPoint:
+    """A cut in projected positions, in branch indices."""
+    turn = projection.path_index(cut.turn_start_index) if cut.turn_start_index >= 0 else -1
+    return CutPoint(projection.path_index(cut.first_kept_index), turn, cut.is_split_turn)
+
+
+def to_projected_cut(projection: Projection, cut: CutPoint) -> CutPoint:
+    """A cut in branch indices, in projected positions (an entry outside the projection
+    maps to the next projected entry after it in branch order)."""
+
+    where = {index: position for position, index in enumerate(projection.indices)}
+
+    def position(index: int) -> int:
+        if index in where:
+            return where[index]
+        later = (p for p, i in enumerate(projection.indices) if i > index)
+        return next(later, len(projection))
+
+    turn = position(cut.turn_start_index) if cut.turn_start_index >= 0 else -1
+    return CutPoint(position(cut.first_kept_index), turn, cut.is_split_turn)
+
+
+def plan_projected_cut(
+    projection: Projection, settings: CompactionSettings
+) -> tuple[CompactionRange, CutPoint]:
+    """The range and the cut (in projected positions) a compaction would use now."""
+    bounds = compaction_range(projection)
+    cut = find_projected_cut(
+        projection,
+        bounds.projected_start,
+        len(projection),
+        settings.keep_recent_tokens,
+        keep_recent_messages=settings.keep_recent_messages,
+        count=settings.token_counter.count,
+    )
+    return bounds, cut
 
 
 def plan_cut(
     branch: Sequence[Entry], settings: CompactionSettings
 ) -> tuple[CompactionRange, CutPoint]:
-    """The range and the cut a compaction of ``branch`` would use now."""
-    bounds = compaction_range(branch)
-    cut = find_cut_point(
-        branch,
-        bounds.start,
-        len(branch),
-        settings.keep_recent_tokens,
-        cut_floor=bounds.cut_floor,
-        keep_recent_messages=settings.keep_recent_messages,
-        count=settings.token_counter.count,
-    )
-    return bounds, cut
+    """The range and the cut a compaction of ``branch`` would use now, in branch indices."""
+    projection = build_projection(branch)
+    bounds, cut = plan_projected_cut(projection, settings)
+    return bounds, to_branch_cut(projection, cut)
 
 
 @dataclass(slots=True)
@@ -94,16 +120,16 @@ class CompactionPreparation:
 
 
 def _messages(
-    branch: Sequence[Entry], start: int, stop: int, ids: list[str] | None = None
+    projection: Projection, start: int, stop: int, ids: list[str] | None = None
 ) -> list[AgentMessage]:
-    """Context messages of ``branch[start:stop]``; their entry ids go to ``ids``."""
+    """Non-system messages of projected positions ``[start, stop)``; entry ids go to ``ids``."""
     messages = []
-    for index in range(start, stop):
-        message = entry_message(branch[index])
-        if message is not None:
-            messages.append(message)
-            if ids is not None:
-                ids.append(branch[index]["id"])
+    for position in range(start, stop):
+        for message in projection.messages[position]:
+            if message.get("role") != "system":
+                messages.append(message)
+                if ids is not None:
+                    ids.append(projection.entries[position]["id"])
     return messages
 
 
@@ -146,16 +172,24 @@ def prepare_compaction(
     settings = settings or CompactionSettings()
     if not branch or branch[-1].get("type") == "compaction":
         return None
-    bounds, chosen = plan_cut(branch, settings)
-    cut = cut or chosen
-    if cut.first_kept_index >= len(branch):
+    projection = build_projection(branch)
+    bounds, chosen = plan_projected_cut(projection, settings)
+    cut = chosen if cut is None else to_projected_cut(projection, cut)
+    branch_cut = to_branch_cut(projection, cut)
+    if cut.first_kept_index >= len(projection):
         return None
-    first_kept = branch[cut.first_kept_index]
+    first_kept = projection.entries[cut.first_kept_index]
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_index
     source_ids: list[str] = []
-    to_summarize = _messages(branch, 0 if full_pass else bounds.start, history_end, source_ids)
+    to_summarize = _messages(projection, bounds.projected_start, history_end, source_ids)
+    if full_pass:
+        # The whole log before the range, as plain entries (edits among them applied).
+        before = build_projection(branch[: bounds.start], compactions=False)
+        earlier_ids: list[str] = []
+        to_summarize = [*_messages(before, 0, len(before), earlier_ids), *to_summarize]
+        source_ids[:0] = earlier_ids
     prefix = (
-        _messages(branch, cut.turn_start_index, cut.first_kept_index, source_ids)
+        _messages(projection, cut.turn_start_index, cut.first_kept_index, source_ids)
         if cut.is_split_turn
         else []
     )
@@ -175,21 +209,20 @@ def prepare_compaction(
     file_ops.add_from_messages(to_summarize)
     file_ops.add_from_messages(prefix)
 
-    tokens_before = branch_context_tokens(branch)
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],
-        first_kept_index=cut.first_kept_index,
+        first_kept_index=branch_cut.first_kept_index,
         messages_to_summarize=to_summarize,
         turn_prefix_messages=prefix,
         is_split_turn=cut.is_split_turn,
-        turn_start_index=cut.turn_start_index,
-        tokens_before=tokens_before,
+        turn_start_index=branch_cut.turn_start_index,
+        tokens_before=projected_context_tokens(projection),
         previous_summary=previous_summary,
         previous_compaction_index=bounds.previous_compaction_index,
         range_start=bounds.start,
         file_ops=file_ops,
         settings=settings,
-        kept_messages=_messages(branch, cut.first_kept_index, len(branch)),
+        kept_messages=_messages(projection, cut.first_kept_index, len(projection)),
         previous_details=previous_details,
         source_entry_ids=source_ids,
         full_pass=full_pass,

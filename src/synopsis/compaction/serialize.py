@@ -1,9 +1,11 @@
 """The transcript a summarizer reads: messages rendered as labelled plain text.
 
-``[User]: …``, ``[Assistant thinking]: …``, ``[Assistant]: …``, ``[Assistant tool calls]:
-name(k=v, …)`` and ``[Tool result]: …`` parts separated by blank lines. Tool results
-are cut to 2,000 characters because a summary needs their gist, not their bulk; the
-marker says how much was cut. Argument values are rendered exactly as JavaScript's
+``[User]: …``, ``[Assistant]: …``, ``[Assistant tool calls]: name(k=v, …)`` and
+``[Tool result]: …`` parts separated by blank lines, as Pi 1.6 writes them. Thinking is
+left out (a summary records what was done and said, not the reasoning), and so are system
+messages (the prompt is not conversation). Tool results are cut to 2,000 characters
+(UTF-16 units, never splitting a surrogate pair) because a summary needs their gist, not
+their bulk; the marker says how much was cut. Argument values are rendered exactly as JavaScript's
 ``JSON.stringify`` does, so the text is byte-identical to Pi's for the same messages.
 """
 
@@ -30,20 +32,15 @@ def _tool_call_text(call: dict[str, Any]) -> str:
 
 
 def _assistant_parts(message: Any) -> list[str]:
-    thinking: list[str] = []
     texts: list[str] = []
     calls: list[str] = []
     for block in blocks(message):
         kind = block.get("type")
         if kind == "text":
             texts.append(block_text(block))
-        elif kind == "thinking":
-            thinking.append(block_text(block, "thinking"))
         elif kind == "toolCall":
             calls.append(_tool_call_text(block))
     parts = []
-    if thinking:
-        parts.append("[Assistant thinking]: " + "\n".join(thinking))
     if texts:
         parts.append("[Assistant]: " + "\n".join(texts))
     if calls:
@@ -56,8 +53,10 @@ def _tool_result_text(message: Any) -> str:
     length = utf16_len(text)
     if length > TOOL_RESULT_MAX_CHARS:
         cut = length - TOOL_RESULT_MAX_CHARS
-        text = utf16_prefix(text, TOOL_RESULT_MAX_CHARS)
-        text += f"\n\n[... {cut} more characters truncated]"
+        head = utf16_prefix(text, TOOL_RESULT_MAX_CHARS)
+        if head and "\ud800" <= head[-1] <= "\udbff":
+            head = head[:-1]  # the pair's other half is past the cut: keep neither
+        text = head + f"\n\n[... {cut} more characters truncated]"
     return text
 
 

@@ -95,6 +95,8 @@ def prepare_for_provider(messages: Sequence[LlmMessage]) -> list[LlmMessage]:
             if call_id in known_calls and call_id in pending:
                 pending.pop(call_id)
                 sent.append(message)
+        elif role == "system":
+            continue  # the session's system messages are not (yet) sent: we send our own
         else:
             close_pending()
             sent.append(message)

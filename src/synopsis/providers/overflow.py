@@ -1,8 +1,8 @@
 """Recognising a provider's "the prompt is too long" reply.
 
 Every provider words the error differently; an agent that does not recognise it cannot
-recover by compacting and retrying. The patterns below cover the wording of 26 providers
-and servers, each with an example in the tests. Throttling messages that merely mention
+recover by compacting and retrying. The patterns below cover the wording of the providers
+and servers Pi 1.6 knows, each with an example in the tests. Throttling messages that merely mention
 tokens ("Too many tokens per minute", Bedrock's "ThrottlingException") are vetoed first:
 compacting does not help with a rate limit.
 
@@ -42,6 +42,11 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"too large for model with \d+ maximum context length",  # Mistral
         rf"prompt has {_N} tokens?, but the configured context size is",  # DS4
         r"model_context_window_exceeded",  # z.ai
+        r"prompt exceeds max length",  # z.ai
+        r"context ?window ?exceeded",  # LiteLLM (ContextWindowExceededError)
+        # HTTP 413 is a request too large whoever says it: an SDK's "413 ..." or a
+        # "<Provider> API error (413): ..." prefix, not a 413 mentioned inside a body.
+        r"^(?:[\w -]+ API error \(413\):|413(?:\s|:|$))",
         r"exceeded (?:max )?context length",  # Ollama
         r"range of input length should be",  # Alibaba DashScope
         r"context[_ ]length[_ ]exceeded",  # generic
@@ -51,7 +56,11 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 )
 
 BODYLESS_STATUS = re.compile(r"^4(?:00|13)\s*(?:status code)?\s*\(no body\)", re.IGNORECASE)
-"""Cerebras answers an oversized request with a bare 400/413 and no body."""
+"""Cerebras answers an oversized request with a bare 400/413 and no body. A bare 413 is an
+overflow from anyone (the generic 413 pattern); a bare 400 from any other provider says
+nothing about the prompt's size."""
+
+BODYLESS_OVERFLOW_PROVIDERS = frozenset({"cerebras"})
 
 NOT_OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern, re.IGNORECASE)
@@ -66,13 +75,17 @@ NOT_OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 LENGTH_OVERFLOW_SHARE = 0.99
 
 
-def is_overflow_error_message(error_message: str) -> bool:
-    """Does a provider's error text say the request did not fit the context window?"""
+def is_overflow_error_message(error_message: str, provider: str | None = None) -> bool:
+    """Does a provider's error text say the request did not fit the context window?
+
+    ``provider`` (as a reply records it) matters for one wording only: a bare
+    "400 (no body)" is an overflow from Cerebras alone.
+    """
     if not error_message or any(p.search(error_message) for p in NOT_OVERFLOW_PATTERNS):
         return False
-    if BODYLESS_STATUS.search(error_message):
+    if any(pattern.search(error_message) for pattern in OVERFLOW_PATTERNS):
         return True
-    return any(pattern.search(error_message) for pattern in OVERFLOW_PATTERNS)
+    return provider in BODYLESS_OVERFLOW_PROVIDERS and bool(BODYLESS_STATUS.search(error_message))
 
 
 def _input_tokens(usage: Any) -> int:
@@ -99,7 +112,10 @@ def is_context_overflow(reply: Any, context_window: int | None = None) -> bool:
     stop_reason = reply.get("stopReason")
     if stop_reason == "error":
         message = reply.get("errorMessage")
-        return isinstance(message, str) and is_overflow_error_message(message)
+        provider = reply.get("provider")
+        return isinstance(message, str) and is_overflow_error_message(
+            message, provider if isinstance(provider, str) else None
+        )
     if not context_window:
         return False
     usage = reply.get("usage")

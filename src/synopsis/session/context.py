@@ -36,10 +36,13 @@ class SessionContext:
     first_kept_entry_missing: bool = False
     """The compaction's first kept entry is not on the path before it (its kept part is lost)."""
     new_messages_start: int = 0
-    """Index of the first message that came after the compaction in force (0 without one).
+    """Index of the first message whose entry came after the latest compaction or context
+    edit on the path (0 without one).
 
     Usage reported by replies before that point describes a context that no longer exists.
     """
+    projection: Projection | None = None
+    """The context entries and their (edited) messages, see :func:`build_projection`."""
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -60,21 +63,38 @@ def iso_to_ms(timestamp: Any) -> int | None:
         return None
 
 
+_LIST_CONTENT_ROLES = frozenset({"user", "assistant", "toolResult"})
+
+
+def _with_content(message: dict[str, Any]) -> AgentMessage:
+    """``message`` with a null or missing ``content`` read as Pi 1.6 reads it."""
+    if message.get("content") is not None:
+        return message  # type: ignore[return-value]
+    role = message.get("role")
+    if role in _LIST_CONTENT_ROLES:
+        return {**message, "content": []}  # type: ignore[return-value]
+    if role == "system":
+        return {**message, "content": ""}  # type: ignore[return-value]
+    return message  # type: ignore[return-value]
+
+
 def entry_message(entry: Entry) -> AgentMessage | None:
     """The context message an entry contributes, or ``None`` for entries that add none.
 
     Compaction entries contribute nothing here: only the latest one on a path speaks,
-    through its summary, and :func:`build_session_context` places it.
+    through its summary (and the system prompt it carries), and
+    :func:`build_projection` places it. Context edits are not applied here either.
     """
     kind = entry.get("type")
     if kind == "message":
         message = entry.get("message")
-        return message if isinstance(message, dict) else None  # type: ignore[return-value]
+        return _with_content(message) if isinstance(message, dict) else None
     if kind == "custom_message":
+        content = entry.get("content")
         custom: dict[str, Any] = {
             "role": "custom",
             "customType": entry.get("customType"),
-            "content": entry.get("content"),
+            "content": [] if content is None else content,
             "display": entry.get("display"),
             "details": entry.get("details"),
             "timestamp": iso_to_ms(entry.get("timestamp")),
@@ -105,96 +125,265 @@ def compaction_summary_message(entry: Entry) -> AgentMessage:
     }
 
 
-def latest_compaction_index(path: Sequence[Entry]) -> int:
-    for index in range(len(path) - 1, -1, -1):
-        if path[index].get("type") == "compaction":
-            return index
-    return -1
+_NONE: tuple[AgentMessage, ...] = ()
 
 
-def find_first_kept_index(path: Sequence[Entry], compaction_index: int) -> int:
-    """Where the kept part of the compaction at ``compaction_index`` starts, or -1.
+def compaction_messages(entry: Entry) -> tuple[AgentMessage, ...]:
+    """What the compaction in force contributes: its system prompt (if any), its summary."""
+    summary = compaction_summary_message(entry)
+    system = entry.get("systemMessage")
+    if isinstance(system, dict) and system.get("role") == "system":
+        return (_with_content(system), summary)
+    return (summary,)
 
-    The first kept entry counts only when it lies on the path before the compaction.
+
+def _is_system(entry: Entry) -> bool:
+    if entry.get("type") != "message":
+        return False
+    message = entry.get("message")
+    return isinstance(message, dict) and message.get("role") == "system"
+
+
+def edited_message(message: AgentMessage, replacement: dict[str, Any]) -> AgentMessage:
+    """``message`` with its content replaced as a context edit says (other roles unchanged)."""
+    role = message.get("role")
+    content = replacement.get("content")
+    if role in ("user", "custom"):
+        return cast(AgentMessage, {**message, "content": content})
+    if role in ("assistant", "toolResult"):
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        return cast(AgentMessage, {**message, "content": content})
+    return message
+
+
+@dataclass(slots=True)
+class Projection:
+    """The context entries of a path and the messages each contributes (Pi 1.6).
+
+    Without a compaction: every entry of the path. With one (the latest): that compaction,
+    then the entries it kept (from its first kept entry up to it, system messages left
+    out: its own ``systemMessage`` stands for them), then every entry after it. Each entry
+    carries its messages after context edits: the latest ``context_edit`` among the
+    context entries that targets an entry replaces its content, or (``replacement:
+    null``) removes its messages. Older compactions contribute nothing.
+
+    Positions here are projected positions; :attr:`indices` maps them to the path.
     """
-    first_kept_id = path[compaction_index].get("firstKeptEntryId")
-    for index in range(compaction_index):
-        if path[index].get("id") == first_kept_id:
-            return index
-    return -1
+
+    entries: list[Entry] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)
+    """The path index of each projected entry."""
+    messages: list[tuple[AgentMessage, ...]] = field(default_factory=list)
+    """The messages each projected entry contributes, after edits."""
+    path_length: int = 0
+    compaction_index: int = -1
+    """Path index of the latest compaction (the projection's first entry), or -1."""
+    first_kept_entry_missing: bool = False
+    """That compaction's first kept entry is neither its own id nor on the path before it."""
+    omitted: dict[int, str] = field(default_factory=dict)
+    """Projected positions whose messages an edit removed, with the removed message's role."""
+    edited: int = 0
+    """Context entries with messages of their own that an edit among them targets."""
+    edits_on_path: int = 0
+    usage_floor: int = -1
+    """Path index of the latest compaction or context edit: usage recorded by an entry at
+    or before it describes a context that no longer exists."""
+    message_count: int = 0
+    flat: list[AgentMessage] = field(default_factory=list)
+    """Every message in order: the context's messages."""
+    flat_ids: list[str] = field(default_factory=list)
+    """The id of the entry each of :attr:`flat` came from."""
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def path_index(self, position: int) -> int:
+        """The path index of projected ``position`` (the path's length past the end)."""
+        return self.indices[position] if position < len(self.indices) else self.path_length
+
+    @property
+    def leading_compaction(self) -> bool:
+        """Does a compaction in force open the projection (one an edit did not remove)?"""
+        return self.compaction_index >= 0 and bool(self.messages[0])
+
+    def new_messages_start(self) -> int:
+        """Index of the first message whose entry comes after :attr:`usage_floor`."""
+        count = self.message_count
+        for position in range(len(self.entries) - 1, -1, -1):
+            if self.indices[position] <= self.usage_floor:
+                break
+            count -= len(self.messages[position])
+        return count
+
+
+def _edited(
+    projection: Projection, position: int, group: tuple[AgentMessage, ...], edit: Entry
+) -> tuple[AgentMessage, ...]:
+    """``group`` after ``edit``: removed (recorded in ``omitted``) or with new content."""
+    projection.edited += 1
+    replacement = edit.get("replacement")
+    if replacement is None:
+        projection.omitted[position] = str(group[0].get("role"))
+        return _NONE
+    if isinstance(replacement, dict):
+        return tuple(edited_message(m, replacement) for m in group)
+    return group
+
+
+def _scan(path: Sequence[Entry], compactions: bool) -> tuple[int, list[int]]:
+    """(index of the latest compaction or -1, indices of the context edits) of ``path``."""
+    edits: list[int] = []
+    compaction_index = -1
+    for index, entry in enumerate(path):
+        kind = entry.get("type")
+        if kind == "context_edit":
+            edits.append(index)
+        elif kind == "compaction" and compactions:
+            compaction_index = index
+    return compaction_index, edits
+
+
+def build_projection(
+    path: Sequence[Entry],
+    *,
+    compactions: bool = True,
+    scanned: tuple[int, list[int]] | None = None,
+) -> Projection:
+    """The projection of ``path`` (see :class:`Projection`).
+
+    ``compactions=False`` treats every entry as a context entry contributing its own
+    message (for lists of entries that are not a session path, such as a full pass).
+    ``scanned`` passes what :func:`_scan` gives, when the caller walked the path already.
+    """
+    compaction_index, edits = _scan(path, compactions) if scanned is None else scanned
+    projection = Projection(path_length=len(path))
+    projection.edits_on_path = len(edits)
+    projection.usage_floor = max(compaction_index, edits[-1] if edits else -1)
+
+    positions: range | list[int]
+    if compaction_index < 0:
+        positions = range(len(path))
+        projection.entries = list(path)
+    else:
+        projection.compaction_index = compaction_index
+        compaction = path[compaction_index]
+        first_kept_id = compaction.get("firstKeptEntryId")
+        first_kept = -1
+        if first_kept_id != compaction.get("id"):
+            first_kept = next(
+                (i for i in range(compaction_index) if path[i].get("id") == first_kept_id), -1
+            )
+            projection.first_kept_entry_missing = first_kept < 0
+        kept = (
+            [i for i in range(first_kept, compaction_index) if not _is_system(path[i])]
+            if first_kept >= 0
+            else []
+        )
+        positions = [compaction_index, *kept, *range(compaction_index + 1, len(path))]
+        projection.entries = [path[i] for i in positions]
+    projection.indices = list(positions)
+
+    # The latest edit per target among the context entries (an edit summarized away or
+    # on another branch has no effect).
+    latest: dict[Any, Entry] = {}
+    if edits:
+        in_context = set(positions) if compaction_index >= 0 else None
+        for index in edits:
+            if in_context is None or index in in_context:
+                latest[path[index].get("targetId")] = path[index]
+
+    groups = projection.messages
+    add_group = groups.append
+    flat = projection.flat
+    add_message = flat.append
+    add_id = projection.flat_ids.append
+    leading = 0 if compaction_index >= 0 else -1
+    for position, entry in enumerate(projection.entries):
+        group: tuple[AgentMessage, ...]
+        if entry.get("type") == "message" and position != leading:  # the common case
+            message: AgentMessage | None = entry.get("message")
+            if isinstance(message, dict):
+                if message.get("content") is None:
+                    message = _with_content(message)  # type: ignore[arg-type]
+                entry_id = entry["id"]
+                if not latest or entry_id not in latest:
+                    add_group((message,))
+                    add_message(message)
+                    add_id(entry_id)
+                    continue
+                group = _edited(projection, position, (message,), latest[entry_id])
+            else:
+                group = _NONE
+        else:
+            if position == leading:
+                group = compaction_messages(entry)
+            else:
+                other = entry_message(entry)
+                group = _NONE if other is None else (other,)
+            if latest and group and entry.get("id") in latest:
+                group = _edited(projection, position, group, latest[entry["id"]])
+        add_group(group)
+        for part in group:
+            add_message(part)
+            add_id(entry["id"])
+    projection.message_count = len(flat)
+    return projection
 
 
 def build_session_context(path: Sequence[Entry]) -> SessionContext:
     """The context for the model at the end of ``path`` (entries root → leaf)."""
     context = SessionContext()
-    for entry in path:
+    edits: list[int] = []
+    compaction_index = -1
+    for index, entry in enumerate(path):
         kind = entry.get("type")
-        if kind == "thinking_level_change":
+        if kind == "message":
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                context.model = ModelRef(message.get("provider"), message.get("model"))
+        elif kind == "thinking_level_change":
             level = entry.get("thinkingLevel")
             if isinstance(level, str):
                 context.thinking_level = level
         elif kind == "model_change":
             context.model = ModelRef(entry.get("provider"), entry.get("modelId"))
-        elif kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "assistant":
-                context.model = ModelRef(message.get("provider"), message.get("model"))
+        elif kind == "context_edit":
+            edits.append(index)
+        elif kind == "compaction":
+            compaction_index = index
 
-    compaction_index = latest_compaction_index(path)
-    context.compaction_index = compaction_index
-    messages = context.messages
-    ids = context.entry_ids
-
-    def emit(start: int, stop: int) -> None:
-        for index in range(start, stop):
-            entry = path[index]
-            message = entry_message(entry)
-            if message is not None:
-                messages.append(message)
-                ids.append(entry["id"])
-
-    if compaction_index < 0:
-        emit(0, len(path))
-        return context
-
-    compaction = path[compaction_index]
-    messages.append(compaction_summary_message(compaction))
-    ids.append(compaction["id"])
-    first_kept = find_first_kept_index(path, compaction_index)
-    if first_kept < 0:
-        context.first_kept_entry_missing = True
-    else:
-        emit(first_kept, compaction_index)
-    context.new_messages_start = len(messages)
-    emit(compaction_index + 1, len(path))
+    projection = build_projection(path, scanned=(compaction_index, edits))
+    context.projection = projection
+    context.compaction_index = projection.compaction_index
+    context.first_kept_entry_missing = projection.first_kept_entry_missing
+    context.messages = projection.flat
+    context.entry_ids = projection.flat_ids
+    context.new_messages_start = projection.new_messages_start()
     return context
 
 
-def branch_context_tokens(path: Sequence[Entry]) -> int:
-    """The context estimate of ``path`` without building its context.
+def projected_context_tokens(projection: Projection) -> int:
+    """``current_context_tokens`` of the projection's messages, walking back only as needed.
 
-    Equal to ``estimate_context_tokens(build_session_context(path).messages).tokens`` (a
-    property test holds it to that), but walks back only to the newest valid usage, which
-    is what keeps preparing a compaction of a long session cheap.
+    The last valid usage counts only when its entry comes after the latest compaction or
+    context edit; then the estimate is that usage plus the estimates of later messages.
+    Otherwise every message is estimated (system messages once, as the prompt they make).
     """
-    from synopsis.tokens import calculate_context_tokens, estimate_tokens, valid_usage
+    from synopsis.tokens import (
+        calculate_context_tokens,
+        estimate_tokens,
+        estimate_without_usage,
+        valid_usage,
+    )
 
-    compaction_index = latest_compaction_index(path)
-    segments = [range(compaction_index + 1, len(path))]
-    if compaction_index >= 0:
-        first_kept = find_first_kept_index(path, compaction_index)
-        if first_kept >= 0:
-            segments.append(range(first_kept, compaction_index))
     trailing = 0
-    for segment in segments:
-        for index in reversed(segment):
-            message = entry_message(path[index])
-            if message is None:
-                continue
+    for position in range(len(projection.entries) - 1, -1, -1):
+        if projection.indices[position] <= projection.usage_floor:
+            break
+        for message in reversed(projection.messages[position]):
             usage = valid_usage(message)
             if usage is not None:
                 return calculate_context_tokens(usage) + trailing
             trailing += estimate_tokens(message)
-    if compaction_index >= 0:
-        trailing += estimate_tokens(compaction_summary_message(path[compaction_index]))
-    return trailing
+    return estimate_without_usage(projection.flat)

@@ -1,14 +1,16 @@
 """Check a session file for damage, and write a repaired copy.
 
 :func:`diagnose` reads the bytes of a session file and lists every problem it finds, each
-with its line, the entry id, a kind and a one-line message: a missing or damaged header,
+with its line, the entry id, a kind and a one-line message: a byte order mark before the
+header, a missing or damaged header,
 lines that are not JSON (a torn final line among them), entries the loader would skip,
 required fields that are missing or have the wrong type, ids used twice, ``parentId``
 links that name no entry or loop, compactions whose first kept entry is missing or off
 their path, and tool results without the tool call they answer.
 
 :func:`repair` writes a repaired copy to another file (never to the input): lines that
-cannot be loaded are dropped, so are later entries reusing an id; a cycle is broken and
+cannot be loaded are dropped, so are a leading byte order mark and later entries reusing
+an id; a cycle is broken and
 an orphan becomes a root by setting ``parentId`` to null; a missing header is replaced by
 a new one. Every other line is copied byte for byte. Problems that cannot be repaired
 without inventing data (a tool result without its call, a field of the wrong type) are
@@ -29,11 +31,19 @@ from typing import Any, Literal
 
 from synopsis.errors import SessionFormatError
 from synopsis.messages import tool_calls
-from synopsis.session.entries import CURRENT_VERSION, SessionHeader
+from synopsis.session.entries import (
+    BLOCK_FIELDS,
+    CURRENT_VERSION,
+    ENTRY_FIELDS,
+    MESSAGE_FIELDS,
+    EntryType,
+    FieldCheck,
+    SessionHeader,
+    entry_problem,
+)
 from synopsis.session.jsonl import (
     describe_parse_error,
     dump_line,
-    entry_problem,
     is_header,
     is_torn_line,
     parse_line,
@@ -44,6 +54,7 @@ from synopsis.session.migration import migrate_entries
 from synopsis.session.tree import new_header
 
 FindingKind = Literal[
+    "byte-order-mark",
     "missing-header",
     "invalid-header",
     "old-version",
@@ -62,7 +73,7 @@ FindingKind = Literal[
 Severity = Literal["error", "warning", "info"]
 """``error``: the loader skips data or refuses the file; ``warning``: it loads, but
 something is wrong; ``info``: worth knowing, not a problem."""
-RepairAction = Literal["drop-line", "make-root", "new-header", "add-newline"]
+RepairAction = Literal["drop-line", "make-root", "new-header", "add-newline", "drop-bom"]
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n\x0b\x0c"
@@ -141,6 +152,7 @@ class RepairReport:
     made_root: list[str] = field(default_factory=list)
     """Ids of entries whose ``parentId`` was set to null (orphans and cycle breakers)."""
     header_replaced: bool = False
+    bom_removed: bool = False
     newline_added: bool = False
     converted_from_version: int | None = None
     """Set when an old-format file was written out in the current version."""
@@ -155,6 +167,7 @@ class RepairReport:
             "droppedLines": self.dropped_lines,
             "madeRoot": self.made_root,
             "headerReplaced": self.header_replaced,
+            "bomRemoved": self.bom_removed,
             "newlineAdded": self.newline_added,
             "convertedFromVersion": self.converted_from_version,
             "entries": self.entries,
@@ -468,6 +481,8 @@ def _check_paths(analysis: _Analysis) -> None:
         if entry.get("type") != "compaction" or not isinstance(entry.get("firstKeptEntryId"), str):
             continue
         kept = entry["firstKeptEntryId"]
+        if kept == entry["id"]:
+            continue  # retain-none: the compaction keeps nothing before it
         if kept not in enter:
             analysis.add(
                 line,
@@ -514,6 +529,15 @@ def _check_tool_result(analysis: _Analysis, line: _Line, calls_on_path: Counter[
 
 def _analyse(data: bytes) -> _Analysis:
     analysis = _Analysis(data, _split_lines(data))
+    if data.startswith(_BOM):
+        analysis.add(
+            analysis.lines[0] if analysis.lines else None,
+            "byte-order-mark",
+            "error",
+            "the file starts with a UTF-8 byte order mark: Pi and synopsis refuse it as a "
+            "session (the header must be the first bytes)",
+            repair="drop-bom",
+        )
     parsed = _parse(analysis)
     candidates = _check_header(analysis, parsed)
     _check_entries(analysis, candidates)
@@ -523,115 +547,48 @@ def _analyse(data: bytes) -> _Analysis:
     return analysis
 
 
-# --- field checks -----------------------------------------------------------------------
-
-
-def _is_str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_block_list(value: Any) -> bool:
-    return isinstance(value, list)
-
-
-def _is_content(value: Any) -> bool:
-    return isinstance(value, str | list)
-
-
-_Check = tuple[str, Callable[[Any], bool], str]
-_STR = "a string"
-_BLOCKS = "a list of content blocks"
-_CONTENT = "a string or a list of content blocks"
-
-_ENTRY_FIELDS: dict[str, tuple[_Check, ...]] = {
-    "model_change": (("provider", _is_str, _STR), ("modelId", _is_str, _STR)),
-    "thinking_level_change": (("thinkingLevel", _is_str, _STR),),
-    "compaction": (
-        ("summary", _is_str, _STR),
-        ("firstKeptEntryId", _is_str, _STR),
-        ("tokensBefore", _is_number, "a number"),
-    ),
-    "branch_summary": (("fromId", _is_str, _STR), ("summary", _is_str, _STR)),
-    "custom": (("customType", _is_str, _STR),),
-    "custom_message": (
-        ("customType", _is_str, _STR),
-        ("content", _is_content, _CONTENT),
-        ("display", _is_bool, "true or false"),
-    ),
-    "label": (("targetId", _is_str, _STR),),
-}
-_MESSAGE_FIELDS: dict[str, tuple[_Check, ...]] = {
-    "user": (("content", _is_content, _CONTENT),),
-    "assistant": (("content", _is_block_list, _BLOCKS),),
-    "toolResult": (
-        ("toolCallId", _is_str, _STR),
-        ("toolName", _is_str, _STR),
-        ("content", _is_block_list, _BLOCKS),
-    ),
-    "bashExecution": (("command", _is_str, _STR), ("output", _is_str, _STR)),
-    "custom": (("customType", _is_str, _STR), ("content", _is_content, _CONTENT)),
-    "branchSummary": (("summary", _is_str, _STR),),
-    "compactionSummary": (("summary", _is_str, _STR),),
-}
-_BLOCK_FIELDS: dict[str, tuple[_Check, ...]] = {
-    "text": (("text", _is_str, _STR),),
-    "thinking": (("thinking", _is_str, _STR),),
-    "image": (("data", _is_str, _STR), ("mimeType", _is_str, _STR)),
-    "toolCall": (
-        ("id", _is_str, _STR),
-        ("name", _is_str, _STR),
-        ("arguments", _is_object, "an object"),
-    ),
-}
+# --- field checks (the schema is in synopsis.session.entries) -------------------------
 
 
 def _missing_or_wrong(
-    where: str, value: dict[str, Any], checks: tuple[_Check, ...]
+    where: str, value: dict[str, Any], checks: tuple[FieldCheck, ...]
 ) -> Iterator[str]:
-    for name, check, wanted in checks:
+    for name, check, wanted, required in checks:
         if name not in value:
-            yield f"{where}{name!r} is missing"
+            if required:
+                yield f"{where}{name!r} is missing"
         elif not check(value[name]):
             yield f"{where}{name!r} is {type(value[name]).__name__}, not {wanted}"
+
+
+_TIMESTAMP: tuple[FieldCheck, ...] = (
+    ("timestamp", lambda v: isinstance(v, str), "a string", True),
+)
 
 
 def _field_problems(entry: dict[str, Any]) -> Iterator[str]:
     """Required fields of an entry (that the loader accepted) that are missing or wrong."""
     if "parentId" not in entry:
         yield "'parentId' is missing"
-    yield from _missing_or_wrong("", entry, (("timestamp", _is_str, _STR),))
+    yield from _missing_or_wrong("", entry, _TIMESTAMP)
     kind = entry["type"]
-    yield from _missing_or_wrong("", entry, _ENTRY_FIELDS.get(kind, ()))
-    if kind == "label" and entry.get("label") is not None and not _is_str(entry["label"]):
-        yield f"'label' is {type(entry['label']).__name__}, not a string or null"
-    if kind == "session_info" and "name" in entry and not _is_str(entry["name"]):
-        yield f"'name' is {type(entry['name']).__name__}, not a string"
-    if kind == "message":
+    yield from _missing_or_wrong("", entry, ENTRY_FIELDS.get(kind, ()))
+    if kind == EntryType.MESSAGE:
         message = entry["message"]
-        yield from _missing_or_wrong("message.", message, _MESSAGE_FIELDS.get(message["role"], ()))
+        yield from _missing_or_wrong("message.", message, MESSAGE_FIELDS.get(message["role"], ()))
         yield from _block_problems(message)
-    elif kind == "custom_message":
+    elif kind == EntryType.CUSTOM_MESSAGE:
         yield from _block_problems(entry)
+    elif kind == EntryType.COMPACTION and isinstance(entry.get("systemMessage"), dict):
+        yield from _block_problems(entry["systemMessage"], "systemMessage.")
 
 
-def _block_problems(holder: dict[str, Any]) -> Iterator[str]:
+def _block_problems(holder: dict[str, Any], prefix: str = "") -> Iterator[str]:
     content = holder.get("content")
     if not isinstance(content, list):
         return
     for index, block in enumerate(content):
-        where = f"content[{index}]"
+        where = f"{prefix}content[{index}]"
         if not isinstance(block, dict):
             yield f"{where} is {type(block).__name__}, not an object"
             continue
@@ -639,7 +596,7 @@ def _block_problems(holder: dict[str, Any]) -> Iterator[str]:
         if not isinstance(kind, str):
             yield f"{where} has no string 'type'"
             continue
-        yield from _missing_or_wrong(f"{where}.", block, _BLOCK_FIELDS.get(kind, ()))
+        yield from _missing_or_wrong(f"{where}.", block, BLOCK_FIELDS.get(kind, ()))
 
 
 # --- repair -----------------------------------------------------------------------------
@@ -648,8 +605,6 @@ def _block_problems(holder: dict[str, Any]) -> Iterator[str]:
 def _repaired_bytes(analysis: _Analysis, make_header: Callable[[], SessionHeader]) -> bytes:
     data = analysis.data
     out: list[bytes] = []
-    if data.startswith(_BOM):
-        out.append(_BOM)
     if analysis.needs_header or analysis.header is None:
         header: dict[str, Any] = dict(make_header())
         out.append(dump_line(header))
@@ -710,6 +665,7 @@ def repair_bytes(
         dropped_lines=sorted(analysis.dropped),
         made_root=[analysis.made_root[n] for n in sorted(analysis.made_root)],
         header_replaced=analysis.needs_header,
+        bom_removed=data.startswith(_BOM),
         newline_added=analysis.add_newline and not analysis.old_format,
         converted_from_version=(analysis.version or 1) if analysis.old_format else None,
         entries=len(analysis.entries),

@@ -1,8 +1,10 @@
 """Reading and writing Pi's JSONL session files.
 
-Loading is forgiving in the way Pi is (a UTF-8 BOM, CRLF line ends, blank lines and
-lines that are not JSON are accepted, the bad ones skipped) but never silent: every
-skipped line is reported with its line number and the reason. Loading never writes to
+Loading is forgiving in the way Pi is (CRLF line ends, blank lines and lines that are not
+JSON are accepted, the bad ones skipped) but never silent: every skipped line is reported
+with its line number and the reason. Like Pi 1.6, it is strict about the first line: a
+file that does not start with a session header, or starts with a UTF-8 byte order mark,
+is not a session. Loading never writes to
 the file it reads; migration of old formats happens in memory.
 
 Writing keeps the user's bytes: a session that was loaded and not migrated is saved as
@@ -28,7 +30,7 @@ import orjson
 
 from synopsis._js import js_stringify
 from synopsis.errors import SessionFormatError
-from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader
+from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader, entry_problem
 from synopsis.session.migration import migrate_entries
 
 _BOM = b"\xef\xbb\xbf"
@@ -201,7 +203,7 @@ def describe_parse_error(error: ValueError, *, torn: bool) -> str:
 
 def _iter_lines(data: bytes) -> Iterable[tuple[int, int, int]]:
     """``(line number, start, stop)`` of every line, without its line end (LF or CRLF)."""
-    start = len(_BOM) if data.startswith(_BOM) else 0
+    start = 0
     number = 0
     size = len(data)
     while start < size:
@@ -220,25 +222,6 @@ def is_header(value: Any) -> bool:
         and value.get("type") == "session"
         and isinstance(value.get("id"), str)
     )
-
-
-def entry_problem(value: Any, needs_id: bool) -> str | None:
-    """Why a parsed line cannot be an entry, or ``None`` when it can."""
-    if not isinstance(value, dict):
-        return f"an entry must be a JSON object, not {type(value).__name__}"
-    if not isinstance(value.get("type"), str):
-        return "entry has no string 'type'"
-    if needs_id:
-        if not isinstance(value.get("id"), str):
-            return "entry has no string 'id'"
-        parent = value.get("parentId")
-        if parent is not None and not isinstance(parent, str):
-            return "entry 'parentId' is neither a string nor null"
-    if value["type"] == "message":
-        message = value.get("message")
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
-            return "message entry has no 'message' object with a string 'role'"
-    return None
 
 
 @contextlib.contextmanager
@@ -288,6 +271,15 @@ def _parse_session(
     entries: list[Entry] = []
     entry_lines: list[int] = []
     header_line = 0
+    if data.startswith(_BOM):
+        if invalid_header == "error":
+            raise SessionFormatError(
+                "the file starts with a byte order mark (BOM) before its session header; "
+                "Pi does not read it as a session (`synopsis doctor FILE --repair` removes it)",
+                path=path,
+                line=1,
+            )
+        return LoadedSession(None, [], skipped, None, False, data, [], path)
     for number, start, stop in _iter_lines(data):
         if start == stop or (data[start] in _BLANK and not data[start:stop].strip()):
             continue

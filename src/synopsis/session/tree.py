@@ -17,9 +17,10 @@ from typing import Any, Literal, Protocol
 
 from synopsis.errors import DuplicateEntryIdError, EntryNotFoundError, ParentCycleError
 from synopsis.messages import AgentMessage
-from synopsis.session.context import SessionContext, build_session_context
+from synopsis.session.context import SessionContext, build_session_context, iso_to_ms
 from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader
 from synopsis.session.migration import random_entry_id
+from synopsis.system_messages import current_system_message
 
 DuplicatePolicy = Literal["error", "last-wins"]
 
@@ -267,7 +268,12 @@ class Session:
         from_hook: bool = False,
         extra: dict[str, Any] | None = None,
     ) -> str:
+        """Append a checkpoint. Like Pi 1.6, it carries the system prompt in force (the
+        replay of the context's system messages) as ``systemMessage``, timestamped with the
+        entry, when the context has one: the system messages it replaces leave the context."""
+        timestamp = now_iso()
         fields: dict[str, Any] = {
+            "timestamp": timestamp,
             "summary": summary,
             "firstKeptEntryId": first_kept_entry_id,
             "tokensBefore": tokens_before,
@@ -277,7 +283,18 @@ class Session:
         if from_hook:
             fields["fromHook"] = True
         fields.update(extra or {})
+        if "systemMessage" not in fields:
+            system = current_system_message(self.build_context().messages)
+            if system is not None:
+                fields["systemMessage"] = {**system, "timestamp": iso_to_ms(timestamp)}
         return self._append("compaction", fields)
+
+    def append_context_edit(self, target_id: str, replacement: dict[str, Any] | None) -> str:
+        """Change what ``target_id`` contributes to the context, as Pi 1.6 records it:
+        ``None`` hides it (a failed attempt), ``{"content": ...}`` replaces its content.
+        The target entry itself is never changed."""
+        self.require_entry(target_id)
+        return self._append("context_edit", {"targetId": target_id, "replacement": replacement})
 
     def append_custom(self, custom_type: str, data: Any = None) -> str:
         fields: dict[str, Any] = {"customType": custom_type}
