@@ -74,9 +74,9 @@ def test_history_has_the_six_sections_from_the_state() -> None:
     assert "Make the importer resumable." in found["goal"]
     assert "Never drop rows silently." in found["constraints"]
     assert "不要改 CSV 格式。" in found["constraints"]
-    assert "read `src/importer.py`" in found["done"]
-    assert "edit `src/importer.py`" in found["done"]
-    assert "write `docs/resume.md`" in found["in_progress"]  # no result yet
+    assert "Read 1 file: `src/importer.py`" in found["done"]  # grouped by artifact
+    assert "Edited 1 file under `src/`: `importer.py`" in found["done"]
+    assert "write `docs/resume.md` → no result yet" in found["in_progress"]
     assert "E   ValueError: row 17 has 3 columns" in found["blocked"]
     assert "Going with a checkpoint file keyed by batch id." in found["decisions"]
     assert "Next, I'll add the resume flag." in found["next"]
@@ -96,17 +96,17 @@ def test_instructions_in_tool_results_do_not_change_the_sections() -> None:
 
 def test_budget_drops_history_before_rules() -> None:
     messages = work()
-    for index in range(300):
+    for index in range(300):  # distinct tools: one Done line each
         messages += [
-            act(call(f"x{index}", "bash", command=f"ls dir{index}")),
-            result(f"x{index}", "bash", ""),
+            act(call(f"x{index}", f"probe{index}", query=f"dir{index}")),
+            result(f"x{index}", f"probe{index}", ""),
         ]
     full = summarize(SummaryKind.HISTORY, messages)
     small = summarize(SummaryKind.HISTORY, messages, max_tokens=400)
     assert len(full) > 1600 >= len(small)
     assert "Never drop rows silently." in small and "不要改 CSV 格式。" in small
     assert "E   ValueError: row 17 has 3 columns" in small  # an open failure outranks old calls
-    assert "ls dir299" not in small or "ls dir0" not in small
+    assert "`dir299`" not in small or "`dir0`" not in small
 
 
 def test_rules_survive_even_a_budget_too_small_for_them() -> None:
@@ -118,13 +118,16 @@ def test_focus_keeps_matching_items_longer() -> None:
     messages = work()
     for index in range(40):
         messages += [
-            act(call(f"x{index}", "bash", command=f"echo item{index}")),
-            result(f"x{index}", "bash", ""),
+            act(call(f"x{index}", f"probe{index}", query=f"item{index}")),
+            result(f"x{index}", f"probe{index}", ""),
         ]
     plain = summarize(SummaryKind.HISTORY, messages, max_tokens=300)
     focused = summarize(SummaryKind.HISTORY, messages, max_tokens=300, focus="keep item3 visible")
-    assert "echo item3`" not in plain
-    assert "echo item3`" in focused
+    assert "`item3`" not in plain
+    assert "`item3`" in focused
+    assert "- Focus: keep item3 visible" in sections(focused)["goal"]  # stated
+    done = sections(focused)["done"].split("\n")
+    assert "`item3`" in done[0]  # ranked first in its section
 
 
 def test_update_keeps_prior_items_and_merges_new_ones() -> None:
@@ -143,9 +146,10 @@ def test_update_keeps_prior_items_and_merges_new_ones() -> None:
     assert "Make the importer resumable." in found["goal"]
     assert "Never drop rows silently." in found["constraints"]
     assert "always log the batch id." in found["constraints"]
-    assert "read `src/importer.py`" in found["done"]  # prior Done kept
-    assert "write `docs/resume.md`" in found["done"]  # In Progress → Done on success
-    assert "docs/resume.md" not in found.get("in_progress", "")
+    assert "`src/importer.py`" in found["done"]  # prior Done kept
+    assert "`resume.md`" in found["done"]  # In Progress → Done on success
+    assert "no result yet" not in found.get("in_progress", "")
+    assert "Working on: " in found["in_progress"]  # the request was not answered
     assert "E   ValueError: row 17 has 3 columns" in found["critical"]  # resolved, on record
     assert "row 17" not in found.get("blocked", "")
     assert "pytest" not in found["next"]  # the prior step to fix the tests is done
@@ -203,7 +207,7 @@ def test_three_updates_in_a_row_keep_everything() -> None:
 def test_turn_prefix_layout() -> None:
     text = summarize(SummaryKind.TURN_PREFIX, work())
     titles = [title for _, title, _ in parse_sections(text)]
-    assert titles == ["Original Request", "Early Progress", "Context for Suffix"]
+    assert titles == ["Original Request", "Early Progress", "Key Decisions", "Context for Suffix"]
     found = sections(text)
     assert "Make the importer resumable." in found["original_request"]
     assert "Never drop rows silently." in found["original_request"]

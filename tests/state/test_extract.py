@@ -183,7 +183,8 @@ def test_files_with_content_hashes() -> None:
         result("b", "bash", ""),
     ]
     files = {f.path: f for f in extract_working_state(messages).files}
-    assert set(files) == {"new.py", "old.py", "big.py"}  # failed writes and bash are no files
+    assert set(files) == {"new.py", "old.py", "big.py", "shell.py"}  # failed writes are no files
+    assert files["shell.py"].modified and files["shell.py"].sha256 is None  # a shell redirect
     assert files["new.py"].created and files["new.py"].sha256 == sha("x = 1\n")
     assert files["big.py"].read and files["big.py"].sha256 is None  # part of a file: no hash
     old = files["old.py"]

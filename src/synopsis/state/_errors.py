@@ -12,9 +12,10 @@ verbatim.
 
 from __future__ import annotations
 
+import json
 import re
 
-from synopsis.state._text import cap
+from synopsis.state._text import cap, normalize_ws
 
 MAX_ERROR_LINE = 300
 NO_ERROR_MESSAGE = "(no error message)"
@@ -50,11 +51,102 @@ _JS_HEADER = re.compile(
 
 
 def first_error_line(text: str) -> str:
-    """The line of a failed tool's output that says what went wrong, verbatim (capped)."""
+    """The line of a failed tool's output that says what went wrong, verbatim (capped).
+
+    A structured error (``{"error": "SOLD_OUT", "message": …}``) gives its code and
+    message; a test runner's report gives the first failing test and its reason.
+    """
+    structured = json_error(text)
+    if structured:
+        return cap(structured, MAX_ERROR_LINE)
     line = _pytest_line(text) or _python_exception(text) or _node_error(text)
     if line is None:
         line = _first_named_error(text)
+    test = _failing_test(text)
+    if test is not None:
+        head, reason = test
+        reason = reason or line
+        if reason and normalize_ws(reason) not in normalize_ws(head):
+            line = f"{head} — {reason}"
+        elif not line or normalize_ws(line) not in normalize_ws(head):
+            line = head
     return cap(line, MAX_ERROR_LINE) if line else NO_ERROR_MESSAGE
+
+
+def reported_failure(text: str) -> str | None:
+    """The error line of output that reports a failure although the call itself was not
+    flagged as failed (a tool returning ``{"ok": false, …}``, a test run with failures, a
+    command printing ``ERROR: …``), else None."""
+    if json_error(text) or _RUNNER_FAILED.search(text) or _FAILURE_LINE.search(text[:_HEAD_CHARS]):
+        return first_error_line(text)
+    return None
+
+
+def json_error(text: str) -> str | None:
+    """``code: message`` of a JSON object that reports an error, else None."""
+    stripped = text.strip()
+    if not stripped.startswith("{") or len(stripped) > 50_000:
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error") or data.get("errors")
+    status = data.get("status")
+    failed = (
+        bool(error)
+        or data.get("ok") is False
+        or data.get("success") is False
+        or (isinstance(status, str) and status.lower() in ("error", "failed", "failure"))
+    )
+    if not failed:
+        return None
+    if isinstance(error, dict):
+        code = error.get("code") or error.get("type") or ""
+        message = error.get("message") or ""
+    else:
+        code = error if isinstance(error, str) else (status if isinstance(status, str) else "")
+        message = data.get("message") or data.get("detail") or data.get("reason") or ""
+    parts = [str(p) for p in (code, message) if p and isinstance(p, (str, int))]
+    return ": ".join(parts) if parts else cap(normalize_ws(stripped), MAX_ERROR_LINE)
+
+
+_RUNNER_FAILED = re.compile(
+    r"^=+ .*\b\d+ (?:failed|errors?)\b.* =+$|^\s*Tests?:?\s+\d+ failed\b|"
+    r"^\s*Test Files\s+\d+ failed\b|⎯ Failed Tests \d+ ⎯|^FAILED \S|"
+    r"^\d+ (?:failed|errors?)[,;] \d+ passed\b|^test result: FAILED\b|^--- FAIL: ",
+    re.MULTILINE,
+)
+"""A test runner's summary or marker of failed tests (pytest, jest, vitest, cargo, go)."""
+_FAILURE_LINE = re.compile(
+    r"^\s*(?:ERROR|FATAL|fatal|error|npm ERR!|ERR!)(?:\[[^\]]*\])?[: ]|"
+    r"^\S*\d\d:\d\d\S*\s+(?:\[[^\]]*\]\s+)?(?:ERROR|FATAL|PANIC)\b|\"level\":\s*\"(?:error|fatal)\"|"
+    r"^An error occurred \(|"
+    r"^[\w./-]+\(\d+,\d+\): error TS\d+|\berror TS\d+:|^Traceback \(most recent call last\)|"
+    r"ELIFECYCLE|\bCommand failed\b|^\S+: .*(?:Access denied|Permission denied|"
+    r"command not found|No such file or directory)",
+    re.MULTILINE,
+)
+_FAILING_TEST = re.compile(r"^\s*FAIL\s+(\S.*?)\s*$", re.MULTILINE)
+
+
+_REASON = re.compile(
+    r"^\s*(?:E {2,}\S.*|(?:[\w$]+\.)*\w*(?:Error|Exception)\b:? .*)$", re.MULTILINE
+)
+
+
+def _failing_test(text: str) -> tuple[str, str | None] | None:
+    """The first failing test a runner names (``FAIL src/x.test.ts > case``) and the reason
+    printed right below it, if any."""
+    match = _FAILING_TEST.search(text[:_TRACE_CHARS])
+    if match is None:
+        return None
+    head = cap(normalize_ws(match.group(0)), 160)
+    below = "\n".join(text[match.end() : match.end() + 3000].split("\n")[:25])
+    reason = _REASON.search(below)
+    return head, (reason.group(0).strip() if reason else None)
 
 
 def _pytest_line(text: str) -> str | None:

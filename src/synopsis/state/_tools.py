@@ -2,8 +2,12 @@
 
 Progress is never taken from anyone's prose: a call is ok, failed (with the first error
 line of its result) or pending (no result yet) because the log says so. Files are those
-the ``read`` / ``edit`` / ``write`` tools succeeded on, with the sha256 of the content a
-``write`` wrote or a whole-file ``read`` returned; ``bash`` is not file tracking.
+the ``read`` / ``edit`` / ``write`` tools succeeded on (also inside a tool's
+``nestedCalls``), with the sha256 of the content a ``write`` wrote or a whole-file
+``read`` returned, and those a successful shell command moved, copied, removed or wrote
+(``mv``, ``cp``, ``rm``, ``sed -i``, ``tee``, ``>``). A shell command's exit code is read
+per command (``grep`` 1 = no match), and output that reports a failure (``{"ok": false}``,
+a test run with failures) makes a failed call even when the tool did not flag it.
 
 The lists are bounded: the oldest successful calls beyond a few hundred are folded into
 per-tool counts, remembered by short digests so that merging the same messages again
@@ -16,7 +20,14 @@ from dataclasses import replace
 from typing import Any
 
 from synopsis.messages import text_of, tool_arguments
-from synopsis.state._errors import first_error_line
+from synopsis.state._commands import (
+    SHELL_TOOLS,
+    benign_exit,
+    command_key,
+    exit_code,
+    file_effects,
+)
+from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._text import cap, digest, sha256
 from synopsis.state.model import FileRecord, ToolCallRecord, ToolStatus, WorkingState
 
@@ -26,6 +37,10 @@ MAX_PENDING_CALLS = 200
 MAX_TARGET = 160
 
 _FILE_TOOLS = ("read", "edit", "write")
+_VIEW_PROGRAMS = frozenset({"cat", "head", "tail", "less", "more", "grep", "rg", "egrep", "zcat",
+                            "journalctl", "logs", "jq", "awk", "find", "ls", "git log", "git show",
+                            "kubectl logs", "docker logs", "sed"})  # fmt: skip
+"""Commands that show text: an error line in what they print is a finding, not a failure."""
 _TARGET_KEYS = ("path", "file_path", "filePath", "file", "command", "cmd", "url", "pattern",
                 "query", "name")  # fmt: skip
 _VALUE_KEYS = ("command", "cmd", "url", "query")
@@ -39,6 +54,10 @@ class ToolLedger:
         self.files = {f.path: f for f in state.files}
         self.folded = dict.fromkeys(state.folded.tool_calls)
         self.ok_by_tool = dict(state.folded.ok_calls_by_tool)
+        self.commands: dict[str, str] = {}
+        """Full command text of the shell calls seen in this pass (targets are capped)."""
+        self.request: str | None = None
+        """Digest of the user request the calls from now on work on."""
 
     def call(self, call: dict[str, Any], entry_id: str | None, index: int) -> list[str]:
         """Record a tool call; returns its argument strings worth scanning for values."""
@@ -54,6 +73,9 @@ class ToolLedger:
         content_sha = sha256(content) if name == "write" and isinstance(content, str) else None
         ranged = name == "read" and ("offset" in arguments or "limit" in arguments)
         target = _target(name, arguments)
+        command = arguments.get("command") or arguments.get("cmd")
+        if isinstance(command, str):
+            self.commands[call_id] = command
         if known is not None:  # its result came first (out of order): complete the record
             self.calls[call_id] = replace(
                 known,
@@ -62,11 +84,15 @@ class ToolLedger:
                 content_sha256=content_sha,
                 ranged=ranged,
                 called=True,
+                request=self.request,
             )
+            if known.status == "ok":
+                self._effects(self.calls[call_id], "")
         else:
             self.calls[call_id] = ToolCallRecord(
-                call_id, name, target, "pending", None, entry_id, None, content_sha, ranged
-            )
+                call_id, name, target, "pending", None, entry_id, None, content_sha, ranged,
+                request=self.request,
+            )  # fmt: skip
         return [
             cap(value, 2000)
             for value in (arguments.get(key) for key in _VALUE_KEYS)
@@ -86,14 +112,75 @@ class ToolLedger:
         elif record.status != "pending":
             return  # this result was merged before
         text = text_of(message)
-        if message.get("isError") is True:
-            record = replace(
-                record, status="error", error=first_error_line(text), result_entry_id=entry_id
-            )
-        else:
-            record = replace(record, status="ok", result_entry_id=entry_id)
-            self._file_effect(record, text)
+        record = _judged(record, message.get("isError") is True, text, self._command(record))
+        record = replace(record, result_entry_id=entry_id)
+        if record.status == "ok":
+            self._effects(record, text)
         self.calls[call_id] = record
+        self._nested(message.get("nestedCalls"), call_id)
+
+    def _command(self, record: ToolCallRecord) -> str | None:
+        if record.call_id in self.commands:
+            return self.commands[record.call_id]
+        return record.target if record.name in SHELL_TOOLS else None
+
+    def _effects(self, record: ToolCallRecord, text: str) -> None:
+        command = self._command(record)
+        if command is not None:
+            self._shell_files(command)
+        else:
+            self._file_effect(record, text)
+
+    def _nested(self, nested: Any, parent: str) -> None:
+        """The calls a tool made itself (Pi's ``nestedCalls``): their file effects."""
+        calls = nested.get("calls") if isinstance(nested, dict) else None
+        if not isinstance(calls, list):
+            return
+        for call in calls:
+            if not isinstance(call, dict) or call.get("status") != "ok":
+                continue
+            name = call.get("name")
+            arguments = call.get("arguments")
+            if not isinstance(name, str) or not isinstance(arguments, dict):
+                continue
+            path = arguments.get("path")
+            if name in _FILE_TOOLS and isinstance(path, str) and path:
+                # no content of its own to hash: recorded like a ranged read
+                self._file_effect(
+                    ToolCallRecord(f"{parent}/nested", name, path, "ok", ranged=True), ""
+                )
+            command = arguments.get("command")
+            if name in SHELL_TOOLS and isinstance(command, str):
+                self._shell_files(command)
+
+    def _shell_files(self, command: str) -> None:
+        for effect in file_effects(command):
+            known = self.files.get(effect.path)
+            if effect.op == "renamed" and effect.new_path:
+                moved = known or FileRecord(effect.path)
+                self.files.pop(effect.path, None)
+                self.files[effect.new_path] = replace(
+                    moved, path=effect.new_path, modified=True, deleted=False
+                )
+            elif effect.op == "deleted":
+                if known is not None:
+                    self.files[effect.path] = replace(known, deleted=True, sha256=None,
+                                                      sha256_source=None)  # fmt: skip
+                else:
+                    self.files[effect.path] = FileRecord(effect.path, deleted=True)
+            elif effect.op == "read":
+                self.files[effect.path] = replace(known or FileRecord(effect.path), read=True)
+            else:
+                current = known or FileRecord(effect.path)
+                created = effect.op == "created" and known is None
+                self.files[effect.path] = replace(
+                    current,
+                    created=current.created or created,
+                    modified=current.modified or not created,
+                    deleted=False,
+                    sha256=None,
+                    sha256_source=None,
+                )
 
     def _file_effect(self, record: ToolCallRecord, text: str) -> None:
         if record.name not in _FILE_TOOLS or not record.target:
@@ -143,9 +230,15 @@ class ToolLedger:
                 )
         target = cap(command.strip().split("\n", 1)[0], MAX_TARGET)
         status: ToolStatus = "error" if failed else "ok"
+        outcome = benign_exit(command, exit_code if isinstance(exit_code, int) else None)
+        if outcome and not cancelled:
+            status, error = "ok", None
         self.calls[call_id] = ToolCallRecord(
-            call_id, "user-bash", target, status, error, entry_id, entry_id
-        )
+            call_id, "user-bash", target, status, error, entry_id, entry_id,
+            outcome=outcome, request=self.request,
+        )  # fmt: skip
+        if status == "ok":
+            self._shell_files(command)
         return command
 
     def bounded_calls(self) -> list[ToolCallRecord]:
@@ -168,6 +261,29 @@ class ToolLedger:
                 continue
             kept.append(record)
         return kept
+
+
+def _judged(
+    record: ToolCallRecord, flagged: bool, text: str, command: str | None
+) -> ToolCallRecord:
+    """The call's status from its result: a flagged failure unless the exit code means
+    something else for this command; an unflagged result that reports a failure."""
+    if flagged:
+        benign = benign_exit(command, exit_code(text)) if command is not None else None
+        if benign:
+            return replace(record, status="ok", outcome=benign)
+        return replace(record, status="error", error=first_error_line(text))
+    failure = reported_failure(text)
+    if failure is None:
+        return replace(record, status="ok")
+    if record.name == "read" or (command is not None and _shows_text(command)):
+        return replace(record, status="ok", outcome=f"output shows: {failure}")
+    return replace(record, status="error", error=failure)
+
+
+def _shows_text(command: str) -> bool:
+    key = command_key(command)
+    return key in _VIEW_PROGRAMS or key.split(" ", 1)[0] in _VIEW_PROGRAMS
 
 
 def _target(name: str, arguments: dict[str, Any]) -> str:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
 from synopsis.state import _patterns as pat
+from synopsis.state import _progress
 from synopsis.state._text import (
     MAX_SENTENCE,
     digest,
@@ -120,6 +122,10 @@ class _Builder:
         self.tools = ToolLedger(state)
         self.folded_decisions = dict.fromkeys(state.folded.decisions)
         self.folded_goals = dict.fromkeys(state.folded.goals)
+        self.failed = {d.text: d for d in state.failed_approaches}
+        self.assistant_asked = False
+        if state.goals:
+            self.tools.request = digest(state.goals[-1].text)
 
     def add(self, message: dict[str, Any], entry_id: str | None) -> None:
         role = role_of(message)
@@ -145,12 +151,17 @@ class _Builder:
             return
         words = prose(text)
         low_words = pat.lower_same(words)
-        self._goal(words, entry_id)
+        if not self._goal(words, entry_id):
+            choice = _progress.user_choice(words, self.assistant_asked)
+            if choice and choice not in self.decisions:
+                self.decisions[choice] = Decision(choice, entry_id, "user")
+        self.assistant_asked = False
         self._constraints(words, low_words, entry_id, "user")
         low = low_words if words is text else pat.lower_same(text)
         self.values.user_values(text, low, entry_id)
 
-    def _goal(self, text: str, entry_id: str | None) -> None:
+    def _goal(self, text: str, entry_id: str | None) -> bool:
+        """Record a new request; returns whether the message was one."""
         line = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         low = pat.lower_same(line)
         if (
@@ -158,13 +169,30 @@ class _Builder:
             or _SLASH_COMMAND.match(line)
             or pat.ACKNOWLEDGEMENT.match(low)
         ):
-            return
-        first = not self.goals and not self.folded_goals
-        if not first and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
-            return
+            return False
         goal = goal_text(line)
-        if goal not in self.goals and digest(goal) not in self.folded_goals:
+        first = not self.goals and not self.folded_goals
+        known = goal in self.goals or digest(goal) in self.folded_goals
+        if not first and not known and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
+            return False
+        if goal in self.goals:  # asked again (or merged again): open again
+            self.goals[goal] = replace(self.goals[goal], outcome=None)
+        elif not known:
             self.goals[goal] = Goal(goal, entry_id)
+        self.tools.request = digest(goal)
+        return True
+
+    def _request_step(self, text: str, calls: bool) -> None:
+        """The current request goes on (tool calls) or is answered (a final text)."""
+        current = next(reversed(self.goals.values()), None)
+        if current is None or digest(current.text) != self.tools.request:
+            return
+        if calls:
+            if current.outcome is not None:
+                self.goals[current.text] = replace(current, outcome=None)
+        elif text.strip():
+            outcome = _progress.closing_statement(text)
+            self.goals[current.text] = replace(current, outcome=outcome)
 
     def _constraints(self, text: str, low: str, entry_id: str | None, source: Source) -> None:
         if not (pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low)):
@@ -196,8 +224,14 @@ class _Builder:
             self.values.values(
                 text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True, low=low
             )
+            for approach in _progress.failed_approaches(words):
+                if approach not in self.failed:
+                    self.failed[approach] = Decision(approach, entry_id)
         if message.get("stopReason") in ("error", "aborted"):
             return  # the turn broke off: its tool calls were never run
+        has_calls = any(True for _ in tool_calls(message))
+        self._request_step(text, has_calls)
+        self.assistant_asked = not has_calls and _progress.asks_user(text)
         for index, call in enumerate(tool_calls(message)):
             for argument in self.tools.call(call, entry_id, index):
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
@@ -280,6 +314,7 @@ class _Builder:
             files=tuple(self.tools.files.values()),
             decisions=tuple(decisions),
             next_steps=self.next_steps,
+            failed_approaches=tuple(self.failed.values())[-MAX_DECISIONS:],
             folded=Folded(
                 tool_calls=_last(self.tools.folded),
                 decisions=_last(self.folded_decisions),

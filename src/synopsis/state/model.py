@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from synopsis.state._commands import resolution_key
 from synopsis.state._text import contains_value
 
 STATE_VERSION = 1
@@ -36,6 +37,8 @@ class Goal:
 
     text: str
     entry_id: str | None = None
+    outcome: str | None = None
+    """The assistant's closing statement after the request's work (None: still open)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,11 @@ class ToolCallRecord:
     """A ``read`` of part of a file (offset / limit): its result hashes no file."""
     called: bool = True
     """False while only the result is known (it came before its call, or the call was lost)."""
+    outcome: str | None = None
+    """What a successful call showed, when it says more than "ok" ("no match", the first
+    error line of a log it printed)."""
+    request: str | None = None
+    """Digest of the text of the user request this call worked on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +106,17 @@ class FileRecord:
     created: bool = False
     sha256: str | None = None
     sha256_source: Literal["write", "read"] | None = None
+    deleted: bool = False
+    """Removed by a command (``rm``, ``git rm``) after it was touched."""
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A choice the assistant stated ("I'll …", "going with …")."""
+    """A choice stated by the user ("那就选P001吧") or the assistant ("I'll …, because …")."""
 
     text: str
     entry_id: str | None = None
+    source: Source = "assistant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +142,8 @@ class WorkingState:
     decisions: tuple[Decision, ...] = ()
     next_steps: tuple[str, ...] = ()
     """Intentions the assistant stated last ("next, I'll …")."""
+    failed_approaches: tuple[Decision, ...] = ()
+    """What the assistant said did not work, and why, in its own words."""
     folded: Folded = field(default_factory=Folded)
 
     # --- derived views ----------------------------------------------------------------
@@ -169,11 +182,11 @@ class WorkingState:
         )
 
     def open_errors(self) -> tuple[ToolCallRecord, ...]:
-        """Failed calls that no later successful call of the same tool and target resolved."""
-        resolved: set[tuple[str, str]] = set()
+        """Failed calls that no later success resolved (see :func:`resolution_key`)."""
+        resolved: set[tuple[str, ...]] = set()
         open_: list[ToolCallRecord] = []
         for record in reversed(self.tool_calls):
-            key = (record.name, record.target)
+            key = resolution_key(record.name, record.target)
             if record.status == "ok":
                 resolved.add(key)
             elif record.status == "error" and key not in resolved:
@@ -187,7 +200,10 @@ class WorkingState:
         """A JSON-ready dict (camelCase keys, as Pi's ``details`` use)."""
         return {
             "version": STATE_VERSION,
-            "goals": [_drop_none({"text": g.text, "entryId": g.entry_id}) for g in self.goals],
+            "goals": [
+                _drop_none({"text": g.text, "entryId": g.entry_id, "outcome": g.outcome})
+                for g in self.goals
+            ],
             "constraints": [
                 _drop_none(
                     {
@@ -201,10 +217,9 @@ class WorkingState:
             "identifiers": [_identifier_json(i) for i in self.identifiers],
             "toolCalls": [_tool_call_json(t) for t in self.tool_calls],
             "files": [_file_json(f) for f in self.files],
-            "decisions": [
-                _drop_none({"text": d.text, "entryId": d.entry_id}) for d in self.decisions
-            ],
+            "decisions": [_decision_json(d) for d in self.decisions],
             "nextSteps": list(self.next_steps),
+            "failedApproaches": [_decision_json(d) for d in self.failed_approaches],
             "folded": {
                 "toolCalls": list(self.folded.tool_calls),
                 "decisions": list(self.folded.decisions),
@@ -229,6 +244,7 @@ class WorkingState:
             files=_items(data.get("files"), _file_from),
             decisions=_items(data.get("decisions"), _decision_from),
             next_steps=tuple(_strings(data.get("nextSteps"))),
+            failed_approaches=_items(data.get("failedApproaches"), _decision_from),
             folded=Folded(
                 tool_calls=tuple(_strings(folded.get("toolCalls"))),
                 decisions=tuple(_strings(folded.get("decisions"))),
@@ -247,6 +263,11 @@ class WorkingState:
 
 def _drop_none(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if v is not None and v is not False}
+
+
+def _decision_json(d: Decision) -> dict[str, Any]:
+    source = None if d.source == "assistant" else d.source
+    return _drop_none({"text": d.text, "entryId": d.entry_id, "source": source})
 
 
 def _identifier_json(i: Identifier) -> dict[str, Any]:
@@ -277,6 +298,8 @@ def _tool_call_json(t: ToolCallRecord) -> dict[str, Any]:
             "contentSha256": t.content_sha256,
             "ranged": t.ranged,
             "uncalled": not t.called,
+            "outcome": t.outcome,
+            "request": t.request,
         }
     )
 
@@ -290,6 +313,7 @@ def _file_json(f: FileRecord) -> dict[str, Any]:
             "created": f.created,
             "sha256": f.sha256,
             "sha256Source": f.sha256_source,
+            "deleted": f.deleted,
         }
     )
 
@@ -325,7 +349,7 @@ def _source(item: dict[str, Any], default: Source) -> Source:
 
 def _goal_from(item: dict[str, Any]) -> Goal | None:
     text = _str(item, "text")
-    return Goal(text, _str(item, "entryId")) if text else None
+    return Goal(text, _str(item, "entryId"), _str(item, "outcome")) if text else None
 
 
 def _constraint_from(item: dict[str, Any]) -> Constraint | None:
@@ -335,7 +359,7 @@ def _constraint_from(item: dict[str, Any]) -> Constraint | None:
 
 def _decision_from(item: dict[str, Any]) -> Decision | None:
     text = _str(item, "text")
-    return Decision(text, _str(item, "entryId")) if text else None
+    return Decision(text, _str(item, "entryId"), _source(item, "assistant")) if text else None
 
 
 def _identifier_from(item: dict[str, Any]) -> Identifier | None:
@@ -372,6 +396,8 @@ def _tool_call_from(item: dict[str, Any]) -> ToolCallRecord | None:
         content_sha256=_str(item, "contentSha256"),
         ranged=item.get("ranged") is True,
         called=item.get("uncalled") is not True,
+        outcome=_str(item, "outcome"),
+        request=_str(item, "request"),
     )
 
 
@@ -387,4 +413,5 @@ def _file_from(item: dict[str, Any]) -> FileRecord | None:
         created=item.get("created") is True,
         sha256=_str(item, "sha256"),
         sha256_source=source if source in ("write", "read") else None,
+        deleted=item.get("deleted") is True,
     )

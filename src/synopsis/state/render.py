@@ -19,8 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from synopsis.state._text import contains_value, normalize_ws, window
-from synopsis.state.model import STRONG_KINDS, Identifier, ToolCallRecord, WorkingState
+from synopsis.state._commands import resolution_key
+from synopsis.state._progress import is_stated_choice, is_waiting
+from synopsis.state._text import contains_value, digest, normalize_ws, window
+from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
     CORRECTED_NOTE,
@@ -38,13 +40,18 @@ NEVER = 1000
 P_DONE = 0
 P_PRIOR_NEXT = 1
 P_READ_FILE = 1
-P_DECISION = 2
-P_PRIOR_CONTEXT = 3
-P_MINOR_VALUE = 3
+P_PRIOR_CONTEXT = 2
+P_MINOR_VALUE = 2
+P_COMMANDS = 3
+P_DECISION = 4
 P_RESOLVED = 4
+P_APPROACH = 5
 P_GOAL = 5
+P_EDITS = 5
 P_NEXT = 6
-P_MODIFIED_FILE = 7
+P_FINISHED = 6
+P_MODIFIED_FILE = 6
+P_USER_DECISION = 7
 P_IN_PROGRESS = 8
 P_PINNED_VALUE = 9
 P_BLOCKED = 10
@@ -52,6 +59,7 @@ P_PINNED_GOAL = 11
 
 _CONTEXT_CHARS = 120
 _EARLIER_FAILURE = "- Earlier failure (resolved later): "
+"""How a merged prior Blocked item that a later success resolved is kept."""
 _FOCUS_WORD = re.compile(r"[A-Za-z0-9_./-]{4,}|[\u4e00-\u9fff]{2,}")
 
 
@@ -124,17 +132,43 @@ def render_state(
     previous_summary: str | None = None,
     max_tokens: int | None = None,
     focus: str | None = None,
+    target_chars: int | None = None,
 ) -> str:
-    """The checkpoint text for ``state`` (see the module docstring)."""
+    """The checkpoint text for ``state`` (see the module docstring).
+
+    ``max_tokens`` is a hard cap; ``target_chars`` the size a normal checkpoint should
+    keep to (a small fraction of what it replaces). ``focus`` (the user's instructions
+    for this compaction) is stated first, and the items that match it come first in
+    their section and go last when the text must shrink.
+    """
     stale = state.superseded_values()
     items = list(_state_items(state, stale, layout))
     if previous_summary:
         items = _merge_previous(items, previous_summary, state, stale)
     if stale:  # a replaced value still named (history, a correction) never reads as current
         items = [replace(i, text=stale_note(i.text, stale)) for i in items]
-    if max_tokens is not None:
-        items = _fit(items, max_tokens * 4, layout, _focus_words(focus))
+    words = _focus_words(focus)
+    if focus and focus.strip() and layout != "branch":
+        line = f"- Focus: {normalize_ws(focus)[:300]}"
+        items.insert(0, _Item(_FOCUS_SECTION[layout], line, NEVER, -2_000_000))
+    limits = [n for n in (max_tokens * 4 if max_tokens else None, target_chars) if n]
+    if limits:
+        items = _fit(items, min(limits), layout, words)
+    if words:
+        items.sort(key=lambda item: 0 if _matches(item, words) else 1)  # stable
     return _layout_text(items, layout)
+
+
+_FOCUS_SECTION: dict[Layout, str] = {
+    "checkpoint": "goal",
+    "turn_prefix": "original_request",
+    "branch": "goal",
+}
+
+
+def _matches(item: _Item, words: frozenset[str]) -> bool:
+    lowered = item.text.lower()
+    return item.text.startswith("- Focus: ") or any(word in lowered for word in words)
 
 
 # --- items from the state ---------------------------------------------------------------
@@ -142,11 +176,18 @@ def render_state(
 
 def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> Iterable[_Item]:
     order = _Counter()
-    pinned = set(pinned_goals(state))
     goal_section = "original_request" if layout == "turn_prefix" else "goal"
-    for goal in state.goals:
-        priority = P_PINNED_GOAL if goal.text in pinned else P_GOAL
-        yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
+    done = "early_progress" if layout == "turn_prefix" else "done"
+    goals = state.goals
+    for index, goal in enumerate(goals):
+        first, latest = index == 0, index == len(goals) - 1
+        if first or latest or goal.outcome is None:
+            priority = P_PINNED_GOAL if first or latest else P_GOAL
+            yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
+        if goal.outcome is not None and not (latest and is_waiting(goal.outcome)):
+            text = goal.text if not (first or latest) else _short(goal.text)
+            line = f"- Finished: “{text}” → {goal.outcome}"
+            yield _Item(done, stale_note(line, stale), P_FINISHED, order())
 
     constraint_section = "original_request" if layout == "turn_prefix" else "constraints"
     for constraint in state.current_constraints():
@@ -157,40 +198,70 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
 
     yield from _progress_items(state, layout, order)
 
-    decisions = "suffix_context" if layout == "turn_prefix" else "decisions"
+    decisions = "decisions"
     for decision in state.decisions:
-        if not any(contains_value(decision.text, v) for v in stale):
+        if any(contains_value(decision.text, v) for v in stale):
+            continue
+        if decision.source == "user":
+            yield _Item(decisions, f"- User chose: {decision.text}", P_USER_DECISION, order())
+        elif is_stated_choice(decision.text):
             yield _Item(decisions, f"- {decision.text}", P_DECISION, order())
 
     yield from _next_items(state, layout, order)
     yield from _context_items(state, stale, layout, order)
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77].rstrip() + "…"
+
+
+def _open_request(state: WorkingState) -> Goal | None:
+    """The latest request when it is not finished (no closing answer, or one that waits
+    for the user)."""
+    if not state.goals:
+        return None
+    latest = state.goals[-1]
+    if latest.outcome is None or is_waiting(latest.outcome):
+        return latest
+    return None
+
+
 def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
-    done = "early_progress" if layout == "turn_prefix" else "done"
-    in_progress = "early_progress" if layout == "turn_prefix" else "in_progress"
-    blocked = "early_progress" if layout == "turn_prefix" else "blocked"
-    resolved_section = "suffix_context" if layout == "turn_prefix" else "critical"
-    if layout == "branch":
-        resolved_section = "blocked"
+    turn_prefix = layout == "turn_prefix"
+    done = "early_progress" if turn_prefix else "done"
+    in_progress = "early_progress" if turn_prefix else "in_progress"
+    blocked = "early_progress" if turn_prefix else "blocked"
+    failed = "early_progress" if turn_prefix else "failed"
 
     folded = sum(n for _, n in state.folded.ok_calls_by_tool)
     if folded:
         counts = ", ".join(f"{name} ×{n}" for name, n in state.folded.ok_calls_by_tool)
         yield _Item(done, f"- {folded} earlier successful tool calls ({counts})", P_DONE, order())
+    for line, priority in _done_groups(state.tool_calls):
+        yield _Item(done, line, priority, order())
 
-    groups: dict[tuple[str, str], list[ToolCallRecord]] = {}
+    current = _open_request(state)
+    if current is not None:
+        if current.outcome is not None:
+            line = f"- Waiting for the user on “{_short(current.text)}”: {current.outcome}"
+        else:
+            line = f"- Working on: “{_short(current.text)}”"
+        yield _Item(in_progress, line, P_IN_PROGRESS, order())
+        key = digest(current.text)
+        calls = [r for r in state.tool_calls if r.request == key]
+        touched = list(dict.fromkeys(p for p in map(_touched, calls) if p))
+        if touched:
+            names = ", ".join(code(p) for p in touched[-6:])
+            more = f" (+{len(touched) - 6} more)" if len(touched) > 6 else ""
+            yield _Item(in_progress, f"- Touched so far: {names}{more}", P_IN_PROGRESS, order())
+        if calls:
+            last = calls[-1]
+            line = f"- Last step: {call_label(last)} → {_result(last)}"
+            yield _Item(in_progress, line, P_IN_PROGRESS, order())
     for record in state.tool_calls:
-        if record.status == "ok" and record.target:  # a bare result says nothing to go on
-            groups.setdefault((record.name, record.target), []).append(record)
-    positions = {id(r): i for i, r in enumerate(state.tool_calls)}
-    ranked = sorted(groups.values(), key=lambda g: positions[id(g[-1])])
-    for group in ranked:
-        count = f" ×{len(group)}" if len(group) > 1 else ""
-        yield _Item(done, f"- {call_label(group[0])}{count}", P_DONE, order())
-
-    for record in state.tool_calls:
-        if record.status == "pending":
+        if record.status == "pending" and (
+            current is None or record.request != digest(current.text)
+        ):
             line = f"- {call_label(record)} (started, no result yet)"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
 
@@ -207,20 +278,81 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
         else:
-            text = f"{_EARLIER_FAILURE}{line[2:]}"
-            yield _Item(resolved_section, text, P_RESOLVED, order())
+            text = f"- Tried {call_label(record)}: failed with {record.error}; resolved later"
+            yield _Item(failed, text, P_RESOLVED, order())
+    for approach in state.failed_approaches:
+        yield _Item(failed, f"- {approach.text}", P_APPROACH, order())
+
+
+def _touched(record: ToolCallRecord) -> str | None:
+    if record.name in ("read", "edit", "write") and record.target:
+        return record.target
+    return None
+
+
+def _result(record: ToolCallRecord) -> str:
+    if record.status == "pending":
+        return "no result yet"
+    if record.status == "error":
+        return f"failed: {record.error or '(no error message)'}"
+    return f"ok ({record.outcome})" if record.outcome else "ok"
+
+
+def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
+    """Done, grouped by artifact: files edited per directory, commands per program, other
+    tools per name, each with its count and latest outcome — not one line per call."""
+    edits: dict[str, dict[str, int]] = {}
+    reads: list[str] = []
+    groups: dict[tuple[str, ...], list[ToolCallRecord]] = {}
+    for record in calls:
+        if record.name in ("edit", "write") and record.status == "ok" and record.target:
+            folder, _, name = record.target.rpartition("/")
+            files = edits.setdefault(folder, {})
+            files[name] = files.get(name, 0) + 1
+        elif record.name == "read" and record.status == "ok" and record.target:
+            reads.append(record.target)
+        elif record.name not in ("read", "edit", "write"):
+            groups.setdefault(resolution_key(record.name, record.target), []).append(record)
+    for folder, files in edits.items():
+        names = ", ".join(f"{code(n)}{f' ×{c}' if c > 1 else ''}" for n, c in files.items())
+        where = f" under {code(folder + '/')}" if folder else ""
+        yield f"- Edited {len(files)} file{'s' if len(files) > 1 else ''}{where}: {names}", P_EDITS
+    distinct = list(dict.fromkeys(reads))
+    if distinct:
+        shown = ", ".join(code(p) for p in distinct[-5:])
+        more = f" (+{len(distinct) - 5} more)" if len(distinct) > 5 else ""
+        yield (
+            f"- Read {len(distinct)} file{'s' if len(distinct) > 1 else ''}: {shown}{more}",
+            P_DONE,
+        )
+    for records in groups.values():
+        ok = [r for r in records if r.status == "ok"]
+        if not ok:
+            continue  # only failures: they stand in Blocked / Failed Approaches
+        last = records[-1]
+        label = call_label(last) if last.target else last.name
+        count = f" ×{len(records)}" if len(records) > 1 else ""
+        line = f"- {label}{count} → {_result(last)}"
+        if last.status == "ok" and len(ok) < len(records):
+            since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
+            line += f" (failed earlier, ok{since})"
+        notes = [r.outcome for r in ok[:-1] if r.outcome and r.outcome != last.outcome]
+        if notes:
+            line += "; earlier: " + "; ".join(dict.fromkeys(notes[-2:]))
+        yield line, P_COMMANDS
 
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
     section = "suffix_context" if layout == "turn_prefix" else "next"
     lines: list[str] = [f"- {step}" for step in state.next_steps]
+    current = _open_request(state)
+    if current is not None:
+        lines.append(f"- Finish the current request: “{_short(current.text)}”")
     for record in state.open_errors()[-3:]:
-        lines.append(f"- Resolve the failed {call_label(record)} (see Blocked)")
+        lines.append(f"- Get past the failure of {call_label(record)} (see Blocked)")
     for record in state.tool_calls:
         if record.status == "pending":
             lines.append(f"- Check the outcome of {call_label(record)}")
-    if not lines and state.goals:
-        lines.append("- Continue with the latest request (see Goal)")
     for line in dict.fromkeys(lines):
         yield _Item(section, line, P_NEXT, order())
 
@@ -241,12 +373,14 @@ def _context_items(
     if layout == "branch":
         return
     for record in state.files:
-        digest = f" (sha256:{record.sha256[:12]})" if record.sha256 else ""
-        if record.created or record.modified:
+        hashed = f" (sha256:{record.sha256[:12]})" if record.sha256 else ""
+        if record.deleted:
+            yield _Item(section, f"- deleted {code(record.path)}", P_MODIFIED_FILE, order())
+        elif record.created or record.modified:
             verb = "created" if record.created and not record.modified else "modified"
-            yield _Item(section, f"- {verb} {code(record.path)}{digest}", P_MODIFIED_FILE, order())
+            yield _Item(section, f"- {verb} {code(record.path)}{hashed}", P_MODIFIED_FILE, order())
         elif record.read:
-            yield _Item(section, f"- read {code(record.path)}{digest}", P_READ_FILE, order())
+            yield _Item(section, f"- read {code(record.path)}{hashed}", P_READ_FILE, order())
 
 
 # --- merging a previous checkpoint -------------------------------------------------------
@@ -259,6 +393,7 @@ _PRIOR_TARGETS = {
     "progress": ("done", P_DONE),
     "in_progress": ("in_progress", P_IN_PROGRESS),
     "blocked": ("blocked", P_BLOCKED),
+    "failed": ("failed", P_APPROACH),
     "decisions": ("decisions", P_DECISION),
     "next": ("next", P_PRIOR_NEXT),
     "critical": ("critical", P_PRIOR_CONTEXT),
@@ -284,8 +419,8 @@ def _merge_previous(
         if kind is None and title and section_items:
             prior.append(_Item(section, f"- **{title}:**", priority, order()))
         for raw in section_items:
-            if raw.startswith(CONSTRAINT_LABEL):
-                continue  # a split turn's rule: read into the state, rendered from there
+            if raw.startswith(CONSTRAINT_LABEL) or raw.startswith(_RECOMPUTED):
+                continue  # a split turn's rule, or our own status lines: from the state
             text, _ = split_entry_suffix(raw)
             key = _key(text)
             if (
@@ -315,7 +450,18 @@ def _merge_previous(
     return prior + items
 
 
-_FILE_LINE = re.compile(r"^- (?:created|modified|read) `(?P<path>[^`]+)`")
+_RECOMPUTED = (
+    "- Working on: ",
+    "- Touched so far: ",
+    "- Last step: ",
+    "- Waiting for the user on ",
+    "- Finish the current request: ",
+    "- Get past the failure of ",
+    "- Focus: ",
+)
+"""Lines of ours that describe the request open at the time: rebuilt from the state."""
+
+_FILE_LINE = re.compile(r"^- (?:created|modified|read|deleted) `(?P<path>[^`]+)`")
 
 
 def _restated(text: str, values: set[str], paths: set[str]) -> bool:
@@ -380,7 +526,7 @@ def _fit(items: list[_Item], max_chars: int, layout: Layout, focus: frozenset[st
 _LAYOUTS: dict[Layout, tuple[str, ...]] = {
     "checkpoint": ("goal", "constraints", "progress", "decisions", "next", "critical"),
     "branch": ("goal", "constraints", "progress", "decisions", "next"),
-    "turn_prefix": ("original_request", "early_progress", "suffix_context"),
+    "turn_prefix": ("original_request", "early_progress", "decisions", "suffix_context"),
 }
 
 
@@ -393,7 +539,7 @@ _REMAP: dict[Layout, dict[str, str]] = {
         "done": "early_progress",
         "in_progress": "early_progress",
         "blocked": "early_progress",
-        "decisions": "suffix_context",
+        "failed": "early_progress",
         "next": "suffix_context",
         "critical": "suffix_context",
     },
@@ -410,7 +556,9 @@ def _layout_text(items: list[_Item], layout: Layout) -> str:
     for section in _LAYOUTS[layout]:
         parts.append(f"## {SECTION_TITLES[section]}")
         if section == "progress":
-            for part in ("done", "in_progress", "blocked"):
+            for part in ("done", "in_progress", "blocked", "failed"):
+                if part == "failed" and not by_section.get(part):
+                    continue  # no failed approach: no heading either
                 parts.append(f"### {SECTION_TITLES[part]}")
                 parts.append("\n".join(by_section.get(part, ())) or "- (none)")
                 parts.append("")

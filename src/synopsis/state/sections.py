@@ -20,15 +20,17 @@ SECTION_TITLES = {
     "done": "Done",
     "in_progress": "In Progress",
     "blocked": "Blocked",
+    "failed": "Failed Approaches",
     "decisions": "Key Decisions",
     "next": "Next Steps",
     "critical": "Critical Context",
     "original_request": "Original Request",
     "early_progress": "Early Progress",
     "suffix_context": "Context for Suffix",
+    "focus": "Focus",
 }
 CHECKPOINT_ORDER = ("goal", "constraints", "progress", "decisions", "next", "critical")
-PROGRESS_PARTS = ("done", "in_progress", "blocked")
+PROGRESS_PARTS = ("done", "in_progress", "blocked", "failed")
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _BOLD_HEADING = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?[ \t]*$")
@@ -53,6 +55,8 @@ _CLASSIFY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("early_progress", ("early progress", "早期进展")),
     ("suffix_context", ("context for suffix", "suffix")),
     ("constraints", ("constraint", "preference", "rule", "约束", "偏好", "限制", "规则")),
+    ("focus", ("focus", "重点")),
+    ("failed", ("failed approach", "tried", "abandoned", "dead end", "失败的尝试", "放弃")),
     ("in_progress", ("in progress", "in-progress", "current task", "ongoing", "进行中")),
     ("blocked", ("blocked", "blocker", "failed", "failure", "阻塞", "受阻", "失败")),
     ("done", ("done", "completed", "finished", "已完成", "完成")),

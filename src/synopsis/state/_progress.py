@@ -1,0 +1,110 @@
+"""What the conversation itself says about progress: the user's choices, the approaches
+the assistant gave up, and how a request ended.
+
+The tool events say what ran; only the words say what was *chosen* ("那就选P001吧", "go
+with the Frankfurt one") and why an approach was dropped ("plain quantize doesn't work
+here"). These are read from the user's and the assistant's own text (never from tool
+results), verbatim, one statement each.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synopsis.state._text import cap, normalize_ws, sentences
+
+MAX_STATEMENT = 240
+
+_CHOICE_EN = re.compile(
+    r"\b(?:go with|going with|let'?s go with|let'?s do|i'?ll take|i'?ll go with|take the|"
+    r"pick|choose|book (?:it|that|the)|hold (?:the )?\w|use the|works\b|sounds good|"
+    r"that one|this one|is ok|is fine|do it|yes,? (?:please|do|go|book|hold|reuse|use)|"
+    r"ask them to|tell them to|skip|instead)\b",
+    re.IGNORECASE,
+)
+_CHOICE_ZH = re.compile(
+    r"选|就(?:要|用|订|定|报|选|按)|那就|订.{0,12}那|换成|改成|改用|就这个|吧(?:[，,。！!]|$)|^行[，,]|^可以[，,]|"
+    r"按.{0,6}来|用.{0,10}吧"
+)
+_SHORT_REPLY = 40
+"""A reply this short, right after the assistant asked, is the user's answer: a choice."""
+
+_GAVE_UP = re.compile(
+    r"\b(?:(?:does|did|do|would|will|is|was)(?: not|n'?t) (?:work|help|fix|solve|apply|pass)|"
+    r"didn'?t work|won'?t work|not working|no luck|no good|dead end|"
+    r"(?:that|this|it) (?:failed|broke)|failed because|abandon|give up on|giving up on|"
+    r"rul(?:e|ed|ing) out|instead of (?:that|this))\b|"
+    r"不行|行不通|没用|不起作用|无效|失败了|放弃|排除了?",
+    re.IGNORECASE,
+)
+_REASON = re.compile(r"\b(?:because|since|due to|that'?s why)\b|因为|由于|原因", re.IGNORECASE)
+_CLOSING_WAIT = re.compile(
+    r"[?？]\s*$|\b(?:waiting (?:on|for)|let me know|your call|need your|pending)\b|"
+    r"等待|请确认|需要您|要不要|是否",
+    re.IGNORECASE,
+)
+
+
+def user_choice(text: str, assistant_asked: bool) -> str | None:
+    """The choice a user message states, verbatim (its first sentence or two), or None."""
+    line = normalize_ws(text)
+    if not line:
+        return None
+    if assistant_asked and len(line) <= _SHORT_REPLY:
+        return line
+    for start, end in sentences(line):
+        sentence = line[start:end].strip()
+        if sentence.endswith(("?", "？")):
+            continue
+        if _CHOICE_EN.search(sentence) or _CHOICE_ZH.search(sentence):
+            return cap(sentence, MAX_STATEMENT)
+    return None
+
+
+def failed_approaches(text: str) -> list[str]:
+    """Sentences in which the assistant says an approach did not work, each with the
+    sentence before it when that one gives the reason."""
+    found: list[str] = []
+    spans = sentences(text)
+    for index, (start, end) in enumerate(spans):
+        sentence = text[start:end].strip()
+        if not _GAVE_UP.search(sentence) or sentence.endswith(("?", "？")):
+            continue
+        if index > 0 and not _REASON.search(sentence):
+            before = text[spans[index - 1][0] : spans[index - 1][1]].strip()
+            if _REASON.search(before):
+                sentence = f"{before} {sentence}"
+        found.append(cap(normalize_ws(sentence), MAX_STATEMENT * 2))
+    return found
+
+
+def asks_user(text: str) -> bool:
+    """Whether an assistant message ends by asking the user something."""
+    return bool(re.search(r"[?？]\s*$", text.strip()))
+
+
+def closing_statement(text: str) -> str:
+    """How the assistant reported a request's end: its first lines, verbatim (capped),
+    and its closing question when it ends with one."""
+    flat = normalize_ws(text)
+    if len(flat) <= MAX_STATEMENT:
+        return flat
+    spans = sentences(flat)
+    last = flat[spans[-1][0] : spans[-1][1]].strip() if spans else ""
+    if asks_user(last) and len(last) < MAX_STATEMENT // 2:
+        return f"{cap(flat, MAX_STATEMENT - len(last) - 3)} … {last}"
+    return cap(flat, MAX_STATEMENT)
+
+
+def is_waiting(outcome: str) -> bool:
+    """Whether a closing statement leaves the request open (a question, "waiting on …")."""
+    return bool(_CLOSING_WAIT.search(outcome))
+
+
+def is_stated_choice(text: str) -> bool:
+    """Whether an assistant "decision" states a choice rather than a pleasantry or a
+    lead-in to a list ("I'll help you …!", "I'll do it locally instead:")."""
+    stripped = text.strip()
+    if stripped.endswith((":", "：", "!", "！")) or len(stripped) < 20:
+        return False
+    return not re.search(r"\b(?:help you|happy to|glad to|let me know)\b", stripped, re.I)
