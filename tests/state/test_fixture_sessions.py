@@ -20,7 +20,7 @@ from synopsis.state import extract_working_state, guard_summary
 from synopsis.state.guard import MAX_PINNED_ERRORS
 from synopsis.state.sections import parse_sections
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
-from synopsis.summarizers.embedded import EmbeddedSummarizer
+from synopsis.summarizers.embedded import EmbeddedSummarizer, read_back
 
 SESSIONS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi" / "sessions"
 FILES = sorted(SESSIONS.glob("*.jsonl")) if SESSIONS.is_dir() else []
@@ -78,8 +78,10 @@ def test_one_summary_keeps_every_rule_and_error(path: Path) -> None:
     kind = SummaryKind.UPDATE if previous else SummaryKind.HISTORY
     summary = summarize(kind, messages, previous)
     assert_keeps_rules_and_errors(messages, summary)
-    # the guard, checking against the state of the same messages, finds nothing missing
-    assert guard_summary(summary, extract_working_state(messages)).restored == ()
+    # the guard, checking against the state the summarizer worked from (a checkpoint
+    # without stored state is read back from its text), finds nothing missing
+    seed = read_back(previous) if previous else None
+    assert guard_summary(summary, extract_working_state(messages, previous=seed)).restored == ()
     prefix = preparation.turn_prefix_messages
     if prefix:
         assert_keeps_rules_and_errors(prefix, summarize(SummaryKind.TURN_PREFIX, prefix))

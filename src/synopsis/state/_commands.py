@@ -76,9 +76,10 @@ def benign_exit(command: str, code: int | None) -> str | None:
 
 def command_key(command: str) -> str:
     """The program (and subcommand) a command runs, for telling reruns of it apart from
-    other commands: ``cd app && pytest -q tests/x.py`` → ``pytest``; ``npm run build``
-    → ``npm run build``; ``git push -u origin b`` → ``git push``."""
-    words = last_command(command)
+    other commands: ``cd app && pytest -q tests/x.py`` → ``pytest``; ``npm run build 2>&1
+    | tail -3`` → ``npm run build`` (the pipeline's producer, not its filter); ``git push
+    -u origin b`` → ``git push``."""
+    words = _producer(command)
     if not words:
         return command.strip()[:60]
     program = words[0].rsplit("/", 1)[-1]
@@ -90,6 +91,18 @@ def command_key(command: str) -> str:
             return f"{program} run {rest[1]}"
         return f"{program} {rest[0]}"
     return program
+
+
+def _producer(command: str) -> list[str]:
+    """The first command of the last pipeline (``cd`` skipped)."""
+    pipelines: list[list[list[str]]] = [[]]
+    for words, _, separator in _parsed(command):
+        if words and words[0] != "cd":
+            pipelines[-1].append(words)
+        if separator != "|" and pipelines[-1]:
+            pipelines.append([])
+    real = [p for p in pipelines if p]
+    return real[-1][0] if real else []
 
 
 def last_command(command: str) -> list[str]:
@@ -132,10 +145,15 @@ def _sed_files(words: list[str]) -> list[str]:
     files: list[str] = []
     script_seen = False
     skip = False
+    after_i = False
     for word in words:
         if skip:
             skip, script_seen = False, True
             continue
+        if after_i and (word == "" or word.startswith(".")):
+            after_i = False
+            continue  # BSD sed's backup suffix: ``sed -i '' …``
+        after_i = word == "-i"
         if word in ("-e", "--expression"):
             skip = True
         elif word.startswith("-"):
@@ -178,7 +196,12 @@ def _commands(command: str) -> list[list[str]]:
 
 def _commands_with_redirects(command: str) -> list[tuple[list[str], list[str]]]:
     """Each simple command's words (wrappers stripped) and the files it redirects into."""
-    result: list[tuple[list[str], list[str]]] = []
+    return [(words, redirects) for words, redirects, _ in _parsed(command)]
+
+
+def _parsed(command: str) -> list[tuple[list[str], list[str], str]]:
+    """(words, redirect targets, the separator that ends it) of each simple command."""
+    result: list[tuple[list[str], list[str], str]] = []
     for line in _lines(command):
         words: list[str] = []
         redirects: list[str] = []
@@ -187,7 +210,7 @@ def _commands_with_redirects(command: str) -> list[tuple[list[str], list[str]]]:
         while index < len(tokens):
             token = tokens[index]
             if token in _SEPARATORS:
-                result.append((_strip(words), redirects))
+                result.append((_strip(words), redirects, token))
                 words, redirects = [], []
             elif token in _REDIRECTS or token.endswith(">"):
                 target = tokens[index + 1] if index + 1 < len(tokens) else ""
@@ -201,8 +224,8 @@ def _commands_with_redirects(command: str) -> list[tuple[list[str], list[str]]]:
             else:
                 words.append(token)
             index += 1
-        result.append((_strip(words), redirects))
-    return [(w, r) for w, r in result if w or r]
+        result.append((_strip(words), redirects, "\n"))
+    return [(w, r, sep) for w, r, sep in result if w or r]
 
 
 def _strip(words: list[str]) -> list[str]:

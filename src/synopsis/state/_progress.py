@@ -17,18 +17,24 @@ MAX_STATEMENT = 240
 
 _CHOICE_EN = re.compile(
     r"\b(?:go with|going with|let'?s go with|let'?s do|i'?ll take|i'?ll go with|take the|"
-    r"pick|choose|book (?:it|that|the)|hold (?:the )?\w|use the|works\b|sounds good|"
-    r"that one|this one|is ok|is fine|do it|yes,? (?:please|do|go|book|hold|reuse|use)|"
-    r"ask them to|tell them to|skip|instead)\b",
+    r"pick|choose|book (?:it|that|the)|hold (?:the )?\w+|use the|works(?: for (?:me|us))?[.!]?$|"
+    r"sounds good|that one|this one|is ok|is fine|do it|"
+    r"yes,? (?:please|do|go|book|hold|reuse|use)|ask them to|tell them to|skip|instead)(?!\w)",
     re.IGNORECASE,
 )
 _CHOICE_ZH = re.compile(
     r"选|就(?:要|用|订|定|报|选|按)|那就|订.{0,12}那|换成|改成|改用|就这个|吧(?:[，,。！!]|$)|^行[，,]|^可以[，,]|"
     r"按.{0,6}来|用.{0,10}吧"
 )
-_SHORT_REPLY = 40
-"""A reply this short, right after the assistant asked, is the user's answer: a choice."""
+_SHORT_REPLY = 60
+"""A reply this short, right after the assistant asked or offered options, is the user's
+answer: a choice."""
 
+_ACK = re.compile(
+    r"^(?:ok(?:ay)?|thanks?(?: you)?|thx|great|nice|cool|perfect|got it|sure|continue|go on|"
+    r"fine|yes|yeah|yep|no|nope|谢谢|好的?|收到|可以|继续|行|对|嗯)[\s.!。！,，]*$",
+    re.IGNORECASE,
+)
 _GAVE_UP = re.compile(
     r"\b(?:(?:does|did|do|would|will|is|was)(?: not|n'?t) (?:work|help|fix|solve|apply|pass)|"
     r"didn'?t work|won'?t work|not working|no luck|no good|dead end|"
@@ -38,6 +44,13 @@ _GAVE_UP = re.compile(
     re.IGNORECASE,
 )
 _REASON = re.compile(r"\b(?:because|since|due to|that'?s why)\b|因为|由于|原因", re.IGNORECASE)
+_DONE_WORDS = re.compile(
+    r"\b(?:done|fixed|completed?|finished|all set|booked|resolved|merged|pushed|deployed|"
+    r"sent|created|updated|changed|added|removed|cancell?ed|confirmed|passes|passing|"
+    r"(?:is|are) (?:now )?(?:green|working|in place)|ready)\b|"
+    r"已完成|完成了|办好了|改好了|订好了|弄好了|搞定|成功|已(?:发送|取消|预订|修改|更新|提交|创建|生成|配好)",
+    re.IGNORECASE,
+)
 _CLOSING_WAIT = re.compile(
     r"[?？]\s*$|\b(?:waiting (?:on|for)|let me know|your call|need your|pending)\b|"
     r"等待|请确认|需要您|要不要|是否",
@@ -45,20 +58,41 @@ _CLOSING_WAIT = re.compile(
 )
 
 
-def user_choice(text: str, assistant_asked: bool) -> str | None:
-    """The choice a user message states, verbatim (its first sentence or two), or None."""
+def user_choices(text: str, assistant_asked: bool) -> list[str]:
+    """The choices a user message states, verbatim, one sentence each: the whole reply
+    when it is a short answer to the assistant, else each sentence that names a choice."""
     line = normalize_ws(text)
-    if not line:
-        return None
-    if assistant_asked and len(line) <= _SHORT_REPLY:
-        return line
+    if not line or line.startswith("/"):  # empty, or a slash command
+        return []
+    if assistant_asked and len(line) <= _SHORT_REPLY and not _ACK.match(line):
+        return [line]
+    found: list[str] = []
     for start, end in sentences(line):
         sentence = line[start:end].strip()
         if sentence.endswith(("?", "？")):
             continue
         if _CHOICE_EN.search(sentence) or _CHOICE_ZH.search(sentence):
-            return cap(sentence, MAX_STATEMENT)
-    return None
+            found.append(cap(sentence, MAX_STATEMENT))
+    return found
+
+
+_ASSISTANT_CHOICE = re.compile(
+    r"\bI'?d (?:skip|go with|recommend|suggest|pick|use|rather)\b|\bthe fix\b[^.]{0,60}:|"
+    r"\b(?:instead of|rather than)\b|\bneeds no\b|修复[:：]|统一用|改用|"
+    r"我(?:在|把|给|会|来)[^。，,]{0,30}(?:加|改成|改为|换成|设为|设成)",
+    re.IGNORECASE,
+)
+
+
+def assistant_choices(text: str) -> list[str]:
+    """Sentences in which the assistant states a choice with its reason ("I'd skip the
+    pass …", "修复：统一用 …", "The F() version needs no lock …")."""
+    found: list[str] = []
+    for start, end in sentences(text):
+        sentence = normalize_ws(text[start:end])
+        if _ASSISTANT_CHOICE.search(sentence) and not sentence.endswith(("?", "？")):
+            found.append(cap(sentence, MAX_STATEMENT))
+    return found
 
 
 def failed_approaches(text: str) -> list[str]:
@@ -96,9 +130,12 @@ def closing_statement(text: str) -> str:
     return cap(flat, MAX_STATEMENT)
 
 
-def is_waiting(outcome: str) -> bool:
-    """Whether a closing statement leaves the request open (a question, "waiting on …")."""
-    return bool(_CLOSING_WAIT.search(outcome))
+def is_finished(outcome: str | None) -> bool:
+    """Whether a closing statement reports the request done (and asks nothing more):
+    a report of findings, a question or "waiting on …" leaves it open."""
+    if not outcome or _CLOSING_WAIT.search(outcome):
+        return False
+    return bool(_DONE_WORDS.search(outcome))
 
 
 def is_stated_choice(text: str) -> bool:

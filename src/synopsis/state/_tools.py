@@ -35,6 +35,7 @@ MAX_OK_CALLS = 400
 MAX_FAILED_CALLS = 200
 MAX_PENDING_CALLS = 200
 MAX_TARGET = 160
+WORKED_AROUND = "the request was reported done after it"
 
 _FILE_TOOLS = ("read", "edit", "write")
 _VIEW_PROGRAMS = frozenset({"cat", "head", "tail", "less", "more", "grep", "rg", "egrep", "zcat",
@@ -240,6 +241,12 @@ class ToolLedger:
         if status == "ok":
             self._shell_files(command)
         return command
+
+    def close_request(self, request: str) -> None:
+        """The request was reported done: its failures so far were got past."""
+        for call_id, record in self.calls.items():
+            if record.request == request and record.status == "error" and record.outcome is None:
+                self.calls[call_id] = replace(record, outcome=WORKED_AROUND)
 
     def bounded_calls(self) -> list[ToolCallRecord]:
         """The calls to keep: the oldest beyond each status's limit are folded away."""

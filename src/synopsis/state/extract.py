@@ -151,9 +151,9 @@ class _Builder:
             return
         words = prose(text)
         low_words = pat.lower_same(words)
-        if not self._goal(words, entry_id):
-            choice = _progress.user_choice(words, self.assistant_asked)
-            if choice and choice not in self.decisions:
+        request = self._goal(words, entry_id)
+        for choice in _progress.user_choices(words, self.assistant_asked and not request):
+            if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         self.assistant_asked = False
         self._constraints(words, low_words, entry_id, "user")
@@ -175,8 +175,11 @@ class _Builder:
         known = goal in self.goals or digest(goal) in self.folded_goals
         if not first and not known and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
             return False
-        if goal in self.goals:  # asked again (or merged again): open again
-            self.goals[goal] = replace(self.goals[goal], outcome=None)
+        if goal in self.goals:  # asked again (or merged again): open again, the latest
+            again = replace(self.goals[goal], outcome=None)
+            if goal != next(iter(self.goals)):  # the original request stays first
+                del self.goals[goal]
+            self.goals[goal] = again
         elif not known:
             self.goals[goal] = Goal(goal, entry_id)
         self.tools.request = digest(goal)
@@ -193,6 +196,8 @@ class _Builder:
         elif text.strip():
             outcome = _progress.closing_statement(text)
             self.goals[current.text] = replace(current, outcome=outcome)
+            if _progress.is_finished(outcome):
+                self.tools.close_request(self.tools.request)
 
     def _constraints(self, text: str, low: str, entry_id: str | None, source: Source) -> None:
         if not (pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low)):
@@ -227,11 +232,14 @@ class _Builder:
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
                     self.failed[approach] = Decision(approach, entry_id)
+            for choice in _progress.assistant_choices(words):
+                if choice not in self.decisions and digest(choice) not in self.folded_decisions:
+                    self.decisions[choice] = Decision(choice, entry_id)
         if message.get("stopReason") in ("error", "aborted"):
             return  # the turn broke off: its tool calls were never run
         has_calls = any(True for _ in tool_calls(message))
         self._request_step(text, has_calls)
-        self.assistant_asked = not has_calls and _progress.asks_user(text)
+        self.assistant_asked = not has_calls and bool(text.strip())
         for index, call in enumerate(tool_calls(message)):
             for argument in self.tools.call(call, entry_id, index):
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)

@@ -91,7 +91,7 @@ class ToolCallRecord:
     """False while only the result is known (it came before its call, or the call was lost)."""
     outcome: str | None = None
     """What a successful call showed, when it says more than "ok" ("no match", the first
-    error line of a log it printed)."""
+    error line of a log it printed); for a failed call, why it no longer blocks."""
     request: str | None = None
     """Digest of the text of the user request this call worked on."""
 
@@ -182,14 +182,17 @@ class WorkingState:
         )
 
     def open_errors(self) -> tuple[ToolCallRecord, ...]:
-        """Failed calls that no later success resolved (see :func:`resolution_key`)."""
+        """Failed calls that nothing later resolved: no later success of the same file,
+        program or tool (see :func:`resolution_key`), and no report after them that the
+        request they worked on was done (``outcome`` set: a failure the assistant worked
+        around, then reported the request done, blocks nothing)."""
         resolved: set[tuple[str, ...]] = set()
         open_: list[ToolCallRecord] = []
         for record in reversed(self.tool_calls):
             key = resolution_key(record.name, record.target)
             if record.status == "ok":
                 resolved.add(key)
-            elif record.status == "error" and key not in resolved:
+            elif record.status == "error" and key not in resolved and record.outcome is None:
                 open_.append(record)
         open_.reverse()
         return tuple(open_)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from synopsis.state._commands import resolution_key
-from synopsis.state._progress import is_stated_choice, is_waiting
+from synopsis.state._progress import is_finished, is_stated_choice
 from synopsis.state._text import contains_value, digest, normalize_ws, window
 from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
 from synopsis.state.sections import (
@@ -38,6 +38,7 @@ Layout = Literal["checkpoint", "turn_prefix", "branch"]
 
 NEVER = 1000
 P_DONE = 0
+P_OLD_FINISHED = 1
 P_PRIOR_NEXT = 1
 P_READ_FILE = 1
 P_PRIOR_CONTEXT = 2
@@ -151,9 +152,10 @@ def render_state(
     if focus and focus.strip() and layout != "branch":
         line = f"- Focus: {normalize_ws(focus)[:300]}"
         items.insert(0, _Item(_FOCUS_SECTION[layout], line, NEVER, -2_000_000))
-    limits = [n for n in (max_tokens * 4 if max_tokens else None, target_chars) if n]
-    if limits:
-        items = _fit(items, min(limits), layout, words)
+    if target_chars is not None:  # the soft size: detail goes, pinned facts stay
+        items = _fit(items, target_chars, layout, words, keep_from=P_PINNED_VALUE)
+    if max_tokens is not None:  # the hard cap: everything but the rules may go
+        items = _fit(items, max_tokens * 4, layout, words)
     if words:
         items.sort(key=lambda item: 0 if _matches(item, words) else 1)  # stable
     return _layout_text(items, layout)
@@ -179,15 +181,19 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
     goal_section = "original_request" if layout == "turn_prefix" else "goal"
     done = "early_progress" if layout == "turn_prefix" else "done"
     goals = state.goals
-    for index, goal in enumerate(goals):
-        first, latest = index == 0, index == len(goals) - 1
-        if first or latest or goal.outcome is None:
-            priority = P_PINNED_GOAL if first or latest else P_GOAL
+    finished = [g for g in goals if is_finished(g.outcome)]
+    recent = {id(g) for g in finished[-_RECENT_FINISHED:]}
+    pinned = set(pinned_goals(state))  # the guard insists on these: always in Goal
+    for goal in goals:
+        done_now = is_finished(goal.outcome)
+        if goal.text in pinned or not done_now:
+            priority = P_PINNED_GOAL if goal.text in pinned else P_GOAL
             yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
-        if goal.outcome is not None and not (latest and is_waiting(goal.outcome)):
-            text = goal.text if not (first or latest) else _short(goal.text)
-            line = f"- Finished: “{text}” → {goal.outcome}"
-            yield _Item(done, stale_note(line, stale), P_FINISHED, order())
+        if done_now and goal.outcome is not None:
+            text = _short(goal.text) if goal.text in pinned else goal.text
+            line = f"- Finished: “{text}” → {_cap(goal.outcome, _OUTCOME_CHARS)}"
+            priority = P_FINISHED if id(goal) in recent else P_OLD_FINISHED
+            yield _Item(done, stale_note(line, stale), priority, order())
 
     constraint_section = "original_request" if layout == "turn_prefix" else "constraints"
     for constraint in state.current_constraints():
@@ -211,19 +217,35 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
     yield from _context_items(state, stale, layout, order)
 
 
+_RECENT_FINISHED = 3
+"""Finished requests whose outcome outranks the command record (older ones go first)."""
+_OUTCOME_CHARS = 160
+
+
 def _short(text: str) -> str:
-    return text if len(text) <= 80 else text[:77].rstrip() + "…"
+    return _cap(text, 80)
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+_CD_PREFIX = re.compile(r"^cd \S+ && ")
+
+
+def _command_label(record: ToolCallRecord) -> str:
+    """A call as Done lists it: a command without the ``cd dir &&`` it started with."""
+    if not record.target:
+        return record.name
+    return f"{record.name} {code(_CD_PREFIX.sub('', record.target))}"
 
 
 def _open_request(state: WorkingState) -> Goal | None:
-    """The latest request when it is not finished (no closing answer, or one that waits
-    for the user)."""
-    if not state.goals:
+    """The latest request when it is not finished (no closing answer, or one that reports
+    findings, asks or waits for the user)."""
+    if not state.goals or is_finished(state.goals[-1].outcome):
         return None
-    latest = state.goals[-1]
-    if latest.outcome is None or is_waiting(latest.outcome):
-        return latest
-    return None
+    return state.goals[-1]
 
 
 def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
@@ -242,11 +264,11 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
 
     current = _open_request(state)
     if current is not None:
-        if current.outcome is not None:
-            line = f"- Waiting for the user on “{_short(current.text)}”: {current.outcome}"
-        else:
-            line = f"- Working on: “{_short(current.text)}”"
+        line = f"- Working on: “{_short(current.text)}”"
         yield _Item(in_progress, line, P_IN_PROGRESS, order())
+        if current.outcome is not None:
+            line = f"- Last report: {_cap(current.outcome, _OUTCOME_CHARS)}"
+            yield _Item(in_progress, line, P_IN_PROGRESS, order())
         key = digest(current.text)
         calls = [r for r in state.tool_calls if r.request == key]
         touched = list(dict.fromkeys(p for p in map(_touched, calls) if p))
@@ -278,7 +300,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
         else:
-            text = f"- Tried {call_label(record)}: failed with {record.error}; resolved later"
+            text = f"- Tried {call_label(record)}: failed with {record.error}; got past it later"
             yield _Item(failed, text, P_RESOLVED, order())
     for approach in state.failed_approaches:
         yield _Item(failed, f"- {approach.text}", P_APPROACH, order())
@@ -330,7 +352,7 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
         if not ok:
             continue  # only failures: they stand in Blocked / Failed Approaches
         last = records[-1]
-        label = call_label(last) if last.target else last.name
+        label = _command_label(last)
         count = f" ×{len(records)}" if len(records) > 1 else ""
         line = f"- {label}{count} → {_result(last)}"
         if last.status == "ok" and len(ok) < len(records):
@@ -346,7 +368,7 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
     section = "suffix_context" if layout == "turn_prefix" else "next"
     lines: list[str] = [f"- {step}" for step in state.next_steps]
     current = _open_request(state)
-    if current is not None:
+    if current is not None and layout != "turn_prefix":  # a turn prefix is that request
         lines.append(f"- Finish the current request: “{_short(current.text)}”")
     for record in state.open_errors()[-3:]:
         lines.append(f"- Get past the failure of {call_label(record)} (see Blocked)")
@@ -368,19 +390,26 @@ def _context_items(
         line = identifier_line(identifier, stale)
         if identifier.slot in corrected_slots and identifier.source == "user":
             line += CORRECTED_NOTE
-        priority = P_PINNED_VALUE if is_pinned_identifier(identifier) else P_MINOR_VALUE
+        # a value an earlier checkpoint kept is kept again (its text is all we have of it)
+        kept_before = identifier.source == "summary" and identifier.kind not in ("sha", "path")
+        pinned = is_pinned_identifier(identifier) or kept_before
+        priority = P_PINNED_VALUE if pinned else P_MINOR_VALUE
         yield _Item(section, line, priority, order())
     if layout == "branch":
         return
     for record in state.files:
         hashed = f" (sha256:{record.sha256[:12]})" if record.sha256 else ""
+        # the file lists appended to the checkpoint name every file read or modified: here
+        # they are detail, except what those lists cannot say (deleted, created)
         if record.deleted:
             yield _Item(section, f"- deleted {code(record.path)}", P_MODIFIED_FILE, order())
         elif record.created or record.modified:
-            verb = "created" if record.created and not record.modified else "modified"
-            yield _Item(section, f"- {verb} {code(record.path)}{hashed}", P_MODIFIED_FILE, order())
+            created = record.created and not record.modified
+            verb = "created" if created else "modified"
+            priority = P_MODIFIED_FILE if created else P_READ_FILE
+            yield _Item(section, f"- {verb} {code(record.path)}{hashed}", priority, order())
         elif record.read:
-            yield _Item(section, f"- read {code(record.path)}{hashed}", P_READ_FILE, order())
+            yield _Item(section, f"- read {code(record.path)}{hashed}", P_DONE, order())
 
 
 # --- merging a previous checkpoint -------------------------------------------------------
@@ -408,6 +437,7 @@ def _merge_previous(
     body, _ = split_tail(previous)
     seen = {_key(item.text) for item in items}
     done_targets = [r.target for r in state.tool_calls if r.status == "ok" and len(r.target) >= 3]
+    done_keys = {resolution_key(r.name, r.target) for r in state.tool_calls if r.status == "ok"}
     values = {i.value for i in state.identifiers}
     paths = {f.path for f in state.files}
     prior: list[_Item] = []
@@ -435,7 +465,7 @@ def _merge_previous(
             target_section, target_priority = section, priority
             if section == "next" and any(t in text for t in done_targets):
                 continue  # a step a later success has done
-            if section in ("in_progress", "blocked") and any(t in text for t in done_targets):
+            if section in ("in_progress", "blocked") and _done_since(text, done_keys, done_targets):
                 if section == "in_progress":
                     target_section, target_priority = "done", P_DONE
                     text = text + " (done since)"
@@ -450,11 +480,24 @@ def _merge_previous(
     return prior + items
 
 
+_OUR_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` (?:failed: |\(started)")
+
+
+def _done_since(text: str, done_keys: set[tuple[str, ...]], done_targets: list[str]) -> bool:
+    """Whether a prior Blocked / In Progress line was resolved by a later success: by the
+    same rule as the state's (same file, program or tool) when the line is one of ours,
+    else when a later successful call names its target."""
+    ours = _OUR_CALL_LINE.match(text)
+    if ours:
+        return resolution_key(ours.group("name"), ours.group("target")) in done_keys
+    return any(t in text for t in done_targets)
+
+
 _RECOMPUTED = (
     "- Working on: ",
     "- Touched so far: ",
     "- Last step: ",
-    "- Waiting for the user on ",
+    "- Last report: ",
     "- Finish the current request: ",
     "- Get past the failure of ",
     "- Focus: ",
@@ -497,7 +540,15 @@ def _focus_words(focus: str | None) -> frozenset[str]:
     return frozenset(w.lower() for w in _FOCUS_WORD.findall(focus))
 
 
-def _fit(items: list[_Item], max_chars: int, layout: Layout, focus: frozenset[str]) -> list[_Item]:
+def _fit(
+    items: list[_Item],
+    max_chars: int,
+    layout: Layout,
+    focus: frozenset[str],
+    keep_from: int = NEVER,
+) -> list[_Item]:
+    """``items`` without the least important ones until the text fits ``max_chars``;
+    items of priority ``keep_from`` or more are never dropped."""
     total = len(_layout_text(items, layout))
     if total <= max_chars:
         return items
@@ -508,7 +559,7 @@ def _fit(items: list[_Item], max_chars: int, layout: Layout, focus: frozenset[st
         focused = 1 if focus and any(word in lowered for word in focus) else 0
         return (item.priority, focused, item.order)
 
-    candidates = [i for i in sorted(range(len(items)), key=rank) if items[i].priority < NEVER]
+    candidates = [i for i in sorted(range(len(items)), key=rank) if items[i].priority < keep_from]
     dropped: set[int] = set()
     position = 0
     while total > max_chars and position < len(candidates):

@@ -63,4 +63,24 @@ def summarize_request(request: SummaryRequest) -> str:
         previous_summary=previous_summary,
         max_tokens=request.max_tokens,
         focus=request.custom_instructions,
+        target_chars=target_chars(request),
     )
+
+
+MIN_TARGET_CHARS = 2500
+MAX_TARGET_CHARS = 3600
+"""A normal checkpoint's size, whatever it replaces: about one screen an agent reads whole
+(the file lists compaction appends come on top)."""
+TURN_PREFIX_SHARE = 0.4
+"""A split turn's early part gets this share of it (the history checkpoint the rest)."""
+TARGET_SHARE = 0.1
+
+
+def target_chars(request: SummaryRequest) -> int:
+    """The size a normal checkpoint keeps to: a tenth of the transcript it replaces,
+    within [MIN_TARGET_CHARS, MAX_TARGET_CHARS]; ``max_tokens`` stays the hard cap."""
+    replaced = len(request.conversation) + len(request.previous_summary or "")
+    target = max(MIN_TARGET_CHARS, min(MAX_TARGET_CHARS, int(replaced * TARGET_SHARE)))
+    if request.kind == SummaryKind.TURN_PREFIX:
+        return int(target * TURN_PREFIX_SHARE)
+    return target
