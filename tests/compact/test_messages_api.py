@@ -55,7 +55,7 @@ def test_openai_list_is_cut_safely_and_kept_untouched() -> None:
     assert out.compacted
     assert out.messages[0] == history[0]  # the system prompt stays first
     checkpoint = out.messages[1]
-    assert checkpoint["role"] == "user"
+    assert checkpoint["role"] == "system"  # OpenAI lists: background, after the system prompt
     assert checkpoint["content"] == DEFAULT_WRAPPING.wrap_compaction(out.summary or "")
     assert out.messages[2:] == out.kept
     tail = history[-len(out.kept) :]
@@ -84,7 +84,7 @@ def test_repeated_compaction_on_its_own_output_updates_the_summary() -> None:
         sum(
             1
             for m in second.messages
-            if m.get("role") == "user"
+            if m.get("role") == "system"
             and str(m.get("content", "")).startswith(DEFAULT_WRAPPING.compaction_prefix)
         )
         == 1

@@ -100,16 +100,20 @@ async def compact_messages(
     format: ChatFormat = "openai",
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
-    checkpoint_role: Literal["user", "system"] = "user",
+    checkpoint_role: Literal["user", "system"] | None = None,
 ) -> CompactedMessages:
     """Compact a chat message list (see the module docstring).
 
     ``previous_summary`` and ``previous_state`` are what the previous call returned
     (``summary`` and ``state``): the old checkpoint message is recognised and replaced,
     and the working state carries every rule and value of earlier rounds forward.
-    ``checkpoint_role="system"`` sends the checkpoint as a system message after the
-    leading ones (OpenAI format only: Anthropic's system prompt is not a message).
+    The checkpoint goes in a system message right after the leading system messages with
+    the OpenAI format (background the model reads as such, not a new request of the user)
+    and in a user message with Anthropic's (whose system prompt is not a message);
+    ``checkpoint_role`` overrides that (``"system"`` is refused for Anthropic).
     """
+    if checkpoint_role is None:
+        checkpoint_role = "user" if format == "anthropic" else "system"
     if checkpoint_role == "system" and format == "anthropic":
         raise ChatFormatError(
             "Anthropic messages have no system role: keep checkpoint_role='user', or put "
@@ -205,7 +209,7 @@ def compact_messages_sync(
     format: ChatFormat = "openai",
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
-    checkpoint_role: Literal["user", "system"] = "user",
+    checkpoint_role: Literal["user", "system"] | None = None,
 ) -> CompactedMessages:
     """:func:`compact_messages` for code that is not async.
 
