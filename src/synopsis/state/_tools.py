@@ -294,11 +294,19 @@ def _shows_text(command: str) -> bool:
 
 
 def _target(name: str, arguments: dict[str, Any]) -> str:
-    """What a call acted on: the path of a file tool, else its first telling argument."""
+    """What a call acted on: the path of a file tool, else its first telling argument,
+    else its short scalar arguments (``shard=3``): a tool we do not know still says what
+    it was asked."""
     for key in _TARGET_KEYS:
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
             if name in _FILE_TOOLS and key == "path":
                 return value
             return cap(value.strip().split("\n", 1)[0], MAX_TARGET)
-    return ""
+    scalars = [
+        f"{key}={value}"
+        for key, value in arguments.items()
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool)
+        and len(str(value)) <= 60 and "\n" not in str(value)
+    ]  # fmt: skip
+    return cap(", ".join(scalars[:3]), MAX_TARGET)

@@ -1,0 +1,309 @@
+"""The checkpoint's progress rules, one test each, on hand-written histories.
+
+Each history is written for the rule: a grep that matched nothing, a failure fixed
+later, a rename through bash, a choice the user made in Chinese, an unfinished request.
+The expected lines are read off the history by hand, not produced by the code under test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from synopsis.state import extract_working_state
+from synopsis.state._commands import benign_exit, command_key, file_effects
+from synopsis.state.sections import parse_sections
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.embedded import EmbeddedSummarizer
+from tests.state.builders import act, call, result, say, user
+
+
+def checkpoint(messages: list[dict[str, Any]], **request: Any) -> dict[str, str]:
+    text = asyncio.run(
+        EmbeddedSummarizer().summarize(
+            SummaryRequest(SummaryKind.HISTORY, "", messages, max_tokens=4000, **request)
+        )
+    ).text
+    found: dict[str, str] = {"text": text}
+    for kind, _, items in parse_sections(text):
+        if kind:
+            found[kind] = found.get(kind, "") + "\n".join(items)
+    return found
+
+
+def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
+    return [
+        act(call(call_id, "bash", command=command)),
+        result(call_id, "bash", output, error=error),
+    ]
+
+
+# --- exit codes are read per command ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "meaning"),
+    [
+        ("grep -rn TODO src", "no match (exit 1)"),
+        ("cd app && rg 'fn main' | head -5", None),  # the pipeline's status is head's
+        ("git grep -n deprecated", "no match (exit 1)"),
+        ("diff expected.txt actual.txt", "differences found (exit 1)"),
+        ("cmp a.bin b.bin", "differences found (exit 1)"),
+        ("git diff --exit-code -- src", "differences found (exit 1)"),
+        ("git diff -- src", None),  # without --exit-code 1 is an error
+        ("test -f build/out.js", "condition false (exit 1)"),
+        ("[ -d node_modules ]", "condition false (exit 1)"),
+        ("pytest -q", None),
+        ("npm test", None),
+    ],
+)
+def test_exit_code_one_means_what_the_program_says(command: str, meaning: str | None) -> None:
+    assert benign_exit(command, 1) == meaning
+    assert benign_exit(command, 2) is None  # grep 2 is an error
+
+
+def test_a_grep_with_no_match_is_no_blocker() -> None:
+    messages = [
+        user("Find where the retry limit is set and raise it to 5."),
+        *bash("g1", "grep -rn RETRY_LIMIT src", "\n\nCommand exited with code 1", error=True),
+        *bash("g2", "grep -rn retry_limit config", "config/app.toml:12:retry_limit = 3"),
+    ]
+    found = checkpoint(messages)
+    assert "grep" not in found.get("blocked", "")
+    assert "Resolve the failed" not in found["text"]
+    assert "no match (exit 1)" in found["done"]
+    assert not extract_working_state(messages).open_errors()
+
+
+def test_a_failure_fixed_later_is_a_failed_approach_not_a_blocker() -> None:
+    messages = [
+        user("Make the invoice tests pass."),
+        *bash(
+            "t1",
+            "cd billing && pytest -q tests/test_invoice.py",
+            "E       AssertionError: assert Decimal('10.02') == Decimal('10.03')\n"
+            "1 failed, 11 passed in 0.4s\n\nCommand exited with code 1",
+            error=True,
+        ),
+        act(call("e1", "edit", path="billing/invoice.py", oldText="a", newText="b")),
+        result("e1", "edit", "Successfully replaced text in billing/invoice.py."),
+        *bash("t2", "cd billing && pytest -q", "12 passed in 0.4s"),
+    ]
+    found = checkpoint(messages)
+    assert found.get("blocked", "").strip() in ("", "- (none)")
+    failed = found["failed"]
+    assert "assert Decimal('10.02') == Decimal('10.03')" in failed  # the exact error line
+    assert "got past it later" in failed
+    assert "failed earlier, ok since" in found["done"]
+
+
+def test_an_unresolved_failure_stays_blocked_with_its_error_line() -> None:
+    messages = [
+        user("Deploy the staging build."),
+        *bash(
+            "d1",
+            "./deploy.sh staging",
+            "Uploading…\nerror: AWS_ACCESS_KEY_ID is not set\n\nCommand exited with code 3",
+            error=True,
+        ),
+    ]
+    found = checkpoint(messages)
+    assert "error: AWS_ACCESS_KEY_ID is not set" in found["blocked"]
+    assert "deploy.sh" in found["next"]
+
+
+def test_a_tool_reporting_an_error_in_its_output_failed() -> None:
+    messages = [
+        user("Book two window seats on the 9:10 train."),
+        act(call("r1", "reserve_seats", train="RJX 63", seats=2, preference="window")),
+        result("r1", "reserve_seats", '{"ok": false, "error": "SEAT_PREF_UNAVAILABLE"}'),
+    ]
+    found = checkpoint(messages)
+    assert "SEAT_PREF_UNAVAILABLE" in found["blocked"]
+
+
+def test_a_test_runner_summary_names_the_failing_test() -> None:
+    output = (
+        " FAIL  src/hooks/useDebounce.test.ts > useDebounce > returns the value\n"
+        "ReferenceError: jest is not defined\n ❯ src/hooks/useDebounce.test.ts:7:5\n"
+        " Test Files  1 failed (1)\n      Tests  6 failed (6)\n"
+    )
+    messages = [user("Run the hook tests."), *bash("v1", "npx vitest run", output)]
+    blocked = checkpoint(messages)["blocked"]
+    assert "useDebounce.test.ts" in blocked and "ReferenceError: jest is not defined" in blocked
+
+
+# --- files touched through bash ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "effects"),
+    [
+        ("mv src/old.py src/new.py", [("renamed", "src/old.py", "src/new.py")]),
+        ("git mv a.ts b.ts", [("renamed", "a.ts", "b.ts")]),
+        (
+            "cp conf.example conf.toml",
+            [("read", "conf.example", None), ("created", "conf.toml", None)],
+        ),
+        ("rm -f build.log tmp.txt", [("deleted", "build.log", None), ("deleted", "tmp.txt", None)]),
+        ("sed -i 's/3/5/' config/app.toml", [("modified", "config/app.toml", None)]),
+        ("sed -i '' -e 's/x/y/' a.txt", [("modified", "a.txt", None)]),
+        ("make 2>&1 | tee build.log", [("modified", "build.log", None)]),
+        ("echo done >> notes.md", [("modified", "notes.md", None)]),
+        ("ls > /dev/null 2>&1", []),
+        ("cat > gen.py << 'EOF'\nx = 1 > 0\nEOF", [("modified", "gen.py", None)]),
+    ],
+)
+def test_file_effects_of_shell_commands(command: str, effects: list[Any]) -> None:
+    assert [(e.op, e.path, e.new_path) for e in file_effects(command)] == effects
+
+
+def test_a_rename_through_bash_moves_the_file() -> None:
+    messages = [
+        user("Rename the parser module to reader."),
+        act(call("r1", "read", path="src/parser.py")),
+        result("r1", "read", "def parse(): ...\n"),
+        *bash("m1", "git mv src/parser.py src/reader.py", ""),
+        *bash("s1", "sed -i 's/parser/reader/' src/__init__.py", ""),
+        *bash("x1", "rm src/parser.pyc", ""),
+    ]
+    files = {f.path: f for f in extract_working_state(messages).files}
+    assert "src/parser.py" not in files
+    assert files["src/reader.py"].modified and files["src/reader.py"].read
+    assert files["src/__init__.py"].modified
+    assert files["src/parser.pyc"].deleted
+
+
+def test_nested_calls_count_for_the_files() -> None:
+    outcome = result("c1", "codemode", "done")
+    outcome["nestedCalls"] = {
+        "calls": [
+            {"id": "n1", "name": "edit", "status": "ok", "arguments": {"path": "src/a.ts"}},
+            {"id": "n2", "name": "read", "status": "error", "arguments": {"path": "src/b.ts"}},
+            {"id": "n3", "name": "bash", "status": "ok", "arguments": {"command": "rm c.txt"}},
+        ]
+    }
+    messages = [user("Tidy up."), act(call("c1", "codemode", code="...")), outcome]
+    files = {f.path: f for f in extract_working_state(messages).files}
+    assert files["src/a.ts"].modified and "src/b.ts" not in files and files["c.txt"].deleted
+
+
+def test_reruns_of_a_program_are_one_group() -> None:
+    assert command_key("cd app && npm run build 2>&1 | tail -3") == "npm run build"
+    assert command_key("pytest -q tests/test_a.py") == command_key("cd x && pytest") == "pytest"
+    assert command_key("git push -u origin fix") == "git push"
+
+
+# --- decisions, requests, focus ------------------------------------------------------------
+
+
+def test_a_choice_the_user_made_in_chinese_is_a_key_decision() -> None:
+    messages = [
+        user("帮我找一款500元以内的蓝牙耳机，平时通勤用。"),
+        act(call("s1", "search_products", query="蓝牙耳机 500元以内")),
+        result("s1", "search_products", '[{"id": "P001", "price": 459}, {"id": "P003"}]'),
+        say("P001 459 元，P003 499 元。您选哪一款？"),
+        user("那就选P001吧。"),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "User chose: 那就选P001吧。" in decisions
+
+
+def test_a_short_answer_to_the_assistant_is_the_users_choice() -> None:
+    messages = [
+        user("Find me a dentist appointment next week."),
+        say("Open slots: Thu 8:30, Fri 10:15, Wed 9:00."),
+        user("Friday 10:15."),
+        say("Booked for Friday 10:15."),
+        user("thanks"),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "User chose: Friday 10:15." in decisions
+    assert "thanks" not in decisions
+
+
+def test_fragments_are_not_decisions() -> None:
+    messages = [
+        user("Create a custom theme for me."),
+        say("I'll help you create a custom theme!"),
+        say("I'll do it locally instead:"),
+        say("I'd skip the pass and buy point-to-point tickets, it is ¥23,400 cheaper."),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "help you" not in decisions and "locally instead:" not in decisions
+    assert "I'd skip the pass and buy point-to-point tickets" in decisions
+
+
+def test_an_approach_the_assistant_gave_up_is_kept_with_its_reason() -> None:
+    messages = [
+        user("Fix the rounding."),
+        say(
+            "That's because quantize() defaults to ROUND_HALF_EVEN. "
+            "So plain quantize doesn't work here."
+        ),
+    ]
+    failed = checkpoint(messages)["failed"]
+    assert "ROUND_HALF_EVEN" in failed and "doesn't work here" in failed
+
+
+def test_an_unfinished_request_is_in_progress_and_a_finished_one_is_done() -> None:
+    messages = [
+        user("Add a --verbose flag to the CLI."),
+        act(call("e1", "edit", path="cli.py", oldText="a", newText="b")),
+        result("e1", "edit", "ok"),
+        say("Done: --verbose is added and documented."),
+        user("Now migrate the config loader to TOML."),
+        act(call("r1", "read", path="config.py")),
+        result("r1", "read", "import json\n"),
+        act(call("e2", "edit", path="config.py", oldText="json", newText="tomllib")),
+        result("e2", "edit", "ok"),
+        *bash("t1", "pytest -q tests/test_config.py", "3 passed"),
+    ]
+    found = checkpoint(messages)
+    assert "Now migrate the config loader to TOML." in found["goal"]
+    assert "Finished: “Add a --verbose flag to the CLI.” → Done: --verbose" in found["done"]
+    in_progress = found["in_progress"]
+    assert "Working on: “Now migrate the config loader to TOML.”" in in_progress
+    assert "`config.py`" in in_progress and "cli.py" not in in_progress
+    assert "Last step: bash `pytest -q tests/test_config.py` → ok" in in_progress
+    assert "migrate the config loader" in found["next"]
+
+
+def test_a_report_of_findings_leaves_the_request_open() -> None:
+    messages = [
+        user("Why is the consumer lagging?"),
+        *bash("k1", "kubectl logs deploy/consumer", "ERROR RecordTooLargeException: 1348291 bytes"),
+        say("Found it: one record is 1348291 bytes. Should I strip attachments?"),
+    ]
+    in_progress = checkpoint(messages)["in_progress"]
+    assert "Working on: “Why is the consumer lagging?”" in in_progress
+    assert "Should I strip attachments?" in in_progress
+
+
+def test_an_unknown_tool_still_counts_with_its_arguments() -> None:
+    messages = [
+        user("Summarise shards 1 to 3."),
+        *[
+            m
+            for n in (1, 2, 3)
+            for m in (
+                act(call(f"s{n}", "read_shard", shard=n)),
+                result(f"s{n}", "read_shard", f"shard {n}: 120 rows"),
+            )
+        ],
+    ]
+    found = checkpoint(messages)
+    assert "read_shard `shard=3` ×3 → ok" in found["done"]
+
+
+def test_focus_is_stated_and_ranked_first() -> None:
+    messages = [
+        user("Clean up the repo."),
+        *bash("a", "npm run lint", "ok"),
+        *bash("b", "docker build -t web .", "ok"),
+    ]
+    found = checkpoint(messages, custom_instructions="keep the docker details")
+    assert "- Focus: keep the docker details" in found["goal"]
+    assert found["done"].split("\n")[0].startswith("- bash `docker build")
