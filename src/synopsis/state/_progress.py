@@ -26,9 +26,8 @@ _CHOICE_ZH = re.compile(
     r"选|就(?:要|用|订|定|报|选|按)|那就|订.{0,12}那|换成|改成|改用|就这个|吧(?:[，,。！!]|$)|^行[，,]|^可以[，,]|"
     r"按.{0,6}来|用.{0,10}吧"
 )
-_SHORT_REPLY = 60
-"""A reply this short, right after the assistant asked or offered options, is the user's
-answer: a choice."""
+_SHORT_REPLY = 40
+"""A user message this short that asks for nothing new answers the assistant: a choice."""
 
 _ACK = re.compile(
     r"^(?:ok(?:ay)?|thanks?(?: you)?|thx|great|nice|cool|perfect|got it|sure|continue|go on|"
@@ -58,13 +57,19 @@ _CLOSING_WAIT = re.compile(
 )
 
 
-def user_choices(text: str, assistant_asked: bool) -> list[str]:
-    """The choices a user message states, verbatim, one sentence each: the whole reply
-    when it is a short answer to the assistant, else each sentence that names a choice."""
+def user_choices(text: str, short_reply: bool) -> list[str]:
+    """The choices a user message states, verbatim, one sentence each: the whole message
+    when it is a short reply (not a request, a question or a mere "ok" — "黄山。",
+    "Friday 10:15."), else each sentence that names a choice."""
     line = normalize_ws(text)
     if not line or line.startswith("/"):  # empty, or a slash command
         return []
-    if assistant_asked and len(line) <= _SHORT_REPLY and not _ACK.match(line):
+    if (
+        short_reply
+        and len(line) <= _SHORT_REPLY
+        and not _ACK.match(line)
+        and not line.endswith(("?", "？"))
+    ):
         return [line]
     found: list[str] = []
     for start, end in sentences(line):

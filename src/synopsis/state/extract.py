@@ -101,13 +101,48 @@ def extract_from_entries(
 
 
 def goal_text(line: str) -> str:
-    """The request in a message's first line: its first sentence (more when it is a mere
-    greeting), a verbatim prefix — later sentences are usually rules, kept as constraints."""
-    head = line[:MAX_SENTENCE]
-    for match in _SENTENCE_END.finditer(head):
-        if match.end() >= 12:
-            return head[: match.end()]
-    return head.rstrip()
+    """The request in a message's first line, verbatim: from its first sentence (a mere
+    greeting skipped) through the first sentence that asks for something ("Can you …?",
+    an imperative), within MAX_GOAL_CHARS — "Our S3 bill is silly. Can you set up
+    lifecycle rules on the logging buckets?" keeps both. Later sentences are usually
+    rules, kept as constraints."""
+    head = line[: MAX_SENTENCE * 2]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head)] or [len(head.rstrip())]
+    starts = [0, *(_skip_space(head, end) for end in ends[:-1])]
+    first = 0
+    while first < len(ends) - 1 and ends[first] - starts[first] < 12:
+        first += 1  # "Hi!" is no request
+    last = first
+    while not _asks(head[starts[last] : ends[last]]) and last + 1 < len(ends):
+        if ends[last + 1] - starts[first] > MAX_GOAL_CHARS:
+            last = first  # no request near the start: the first sentence stands for it
+            break
+        last += 1
+    if not _asks(head[starts[last] : ends[last]]):
+        last = first
+    while ends[last] - starts[first] > MAX_GOAL_CHARS and first < last:
+        first += 1  # keep the request, drop the oldest context
+    return head[starts[first] : ends[last]][:MAX_SENTENCE].strip()
+
+
+MAX_GOAL_CHARS = 300
+_ASKS = re.compile(
+    r"[?？]\s*$|^(?:please|pls|can you|could you|would you|i need|i want|i'?d like|we need|"
+    r"help me|let'?s)\b|请|帮我|麻烦|能不能|可以帮",
+    re.IGNORECASE,
+)
+
+
+def _asks(sentence: str) -> bool:
+    stripped = sentence.strip()
+    low = pat.lower_same(stripped)
+    return bool(_ASKS.search(stripped) or pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low))
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
 
 
 class _Builder:
@@ -123,7 +158,6 @@ class _Builder:
         self.folded_decisions = dict.fromkeys(state.folded.decisions)
         self.folded_goals = dict.fromkeys(state.folded.goals)
         self.failed = {d.text: d for d in state.failed_approaches}
-        self.assistant_asked = False
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -152,10 +186,9 @@ class _Builder:
         words = prose(text)
         low_words = pat.lower_same(words)
         request = self._goal(words, entry_id)
-        for choice in _progress.user_choices(words, self.assistant_asked and not request):
+        for choice in _progress.user_choices(words, short_reply=not request):
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
-        self.assistant_asked = False
         self._constraints(words, low_words, entry_id, "user")
         low = low_words if words is text else pat.lower_same(text)
         self.values.user_values(text, low, entry_id)
@@ -237,9 +270,7 @@ class _Builder:
                     self.decisions[choice] = Decision(choice, entry_id)
         if message.get("stopReason") in ("error", "aborted"):
             return  # the turn broke off: its tool calls were never run
-        has_calls = any(True for _ in tool_calls(message))
-        self._request_step(text, has_calls)
-        self.assistant_asked = not has_calls and bool(text.strip())
+        self._request_step(text, any(True for _ in tool_calls(message)))
         for index, call in enumerate(tool_calls(message)):
             for argument in self.tools.call(call, entry_id, index):
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
