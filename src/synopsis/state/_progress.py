@@ -27,7 +27,11 @@ _CHOICE_ZH = re.compile(
     r"按.{0,6}来|用.{0,10}吧"
 )
 _SHORT_REPLY = 40
-"""A user message this short that asks for nothing new answers the assistant: a choice."""
+"""A user message this short that asks for nothing new answers the assistant: a choice,
+when it names one (a number, a name, a yes or no: "黄山。", "Friday 10:15.")."""
+_NAMES_ONE = re.compile(
+    r"\d|[\u4e00-\u9fff]|^(?i:yes|no|yep|nope)\b|^[A-Z][a-z]+ [A-Z]|.\b[A-Z][a-z]"
+)
 
 _ACK = re.compile(
     r"^(?:ok(?:ay)?|thanks?(?: you)?|thx|great|nice|cool|perfect|got it|sure|continue|go on|"
@@ -67,6 +71,7 @@ def user_choices(text: str, short_reply: bool) -> list[str]:
     if (
         short_reply
         and len(line) <= _SHORT_REPLY
+        and _NAMES_ONE.search(line)
         and not _ACK.match(line)
         and not line.endswith(("?", "？"))
     ):

@@ -184,15 +184,19 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
     finished = [g for g in goals if is_finished(g.outcome)]
     recent = {id(g) for g in finished[-_RECENT_FINISHED:]}
     pinned = set(pinned_goals(state))  # the guard insists on these: always in Goal
-    for goal in goals:
-        done_now = is_finished(goal.outcome)
-        if goal.text in pinned or not done_now:
-            priority = P_PINNED_GOAL if goal.text in pinned else P_GOAL
+    for index, goal in enumerate(goals):
+        done_now = is_finished(goal.outcome) and goal.outcome is not None
+        is_pinned = goal.text in pinned
+        if index == 0 or not done_now:  # the original request, and the open ones
+            priority = P_PINNED_GOAL if is_pinned else P_GOAL
             yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
         if done_now and goal.outcome is not None:
-            text = _short(goal.text) if goal.text in pinned else goal.text
+            text = _short(goal.text) if index == 0 else goal.text
             line = f"- Finished: “{text}” → {_cap(goal.outcome, _OUTCOME_CHARS)}"
-            priority = P_FINISHED if id(goal) in recent else P_OLD_FINISHED
+            if is_pinned and index > 0:
+                priority = P_PINNED_GOAL  # the guard insists on its text: here it stands
+            else:
+                priority = P_FINISHED if id(goal) in recent else P_OLD_FINISHED
             yield _Item(done, stale_note(line, stale), priority, order())
 
     constraint_section = "original_request" if layout == "turn_prefix" else "constraints"
