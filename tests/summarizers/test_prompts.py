@@ -76,6 +76,7 @@ def test_the_six_checkpoint_sections_are_the_agreed_ones() -> None:
         "### Done",
         "### In Progress",
         "### Blocked",
+        "### Failed Approaches",
     ]
 
 
@@ -142,7 +143,9 @@ def test_verbatim_rules_are_stated() -> None:
 def test_custom_instructions_are_appended_as_a_focus_paragraph(kind: SummaryKind) -> None:
     focus = "重点保留所有退款金额和运单号"
     user = user_message(kind, previous_summary=PREVIOUS, custom_instructions=f"  {focus}\n")
-    assert user.endswith(f"Additional focus requested by the user:\n{focus}")
+    assert user.endswith(f":\n{focus}")
+    assert "Additional focus requested by the user" in user
+    assert '"- Focus: …"' in user  # the checkpoint states it
 
 
 @pytest.mark.parametrize("blank", [None, "", "  \n"])

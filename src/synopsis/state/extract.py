@@ -58,7 +58,7 @@ MAX_FOLDED = 5000
 MAX_NEXT_STEPS = 5
 
 _SLASH_COMMAND = re.compile(r"^/\S*$")
-_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
 
 def extract_working_state(

@@ -32,13 +32,19 @@ CHECKPOINT_HEADINGS: Final = (
     "### Done",
     "### In Progress",
     "### Blocked",
+    "### Failed Approaches",
     "## Key Decisions",
     "## Next Steps",
     "## Critical Context",
 )
 """The headings of a checkpoint, in order; parsers of model summaries can rely on them."""
 
-TURN_PREFIX_HEADINGS: Final = ("## Original Request", "## Early Progress", "## Context for Suffix")
+TURN_PREFIX_HEADINGS: Final = (
+    "## Original Request",
+    "## Early Progress",
+    "## Key Decisions",
+    "## Context for Suffix",
+)
 
 BRANCH_HEADINGS: Final = CHECKPOINT_HEADINGS[:-1]
 """A branch summary has every checkpoint section but Critical Context."""
@@ -77,7 +83,10 @@ _CHECKPOINT_FORMAT: Final = """\
 Use exactly these headings, in this order:
 
 ## Goal
-What the user wants to achieve. If there are several goals, list each one.
+- The user's original request and the request still open now, each in the user's own \
+words (plus open sub-goals the user stated). Requests that were finished go to Done, not \
+here. Not every sentence that sounds like a request is one: a question in passing, a \
+console prompt or a remark is not a goal.
 
 ## Constraints & Preferences
 - Every requirement, restriction and preference the user stated, each quoted word for \
@@ -87,22 +96,35 @@ one and note that it replaces the earlier one.
 
 ## Progress
 ### Done
-- Finished work with its concrete result: files changed, records created, values found.
+- Finished requests with their outcome, and the work behind them grouped by outcome and \
+artifact ("edited 4 files under `src/billing/`; `pytest` passes since the last edit"), not \
+one line per tool call.
 ### In Progress
-- Work that was started and not finished, and how far it got.
+- What the latest open request started and has not finished: the files it touched, the \
+last command and its result. Write "(none)" only if the last request was finished.
 ### Blocked
-- Attempts that failed or are waiting on something, each with its exact error message, \
-so nobody repeats them blindly.
+- Failures that nothing later resolved, each with its exact error line. Read exit codes \
+per command: `grep`/`rg` exit 1 means no match, `diff`/`cmp`/`git diff --exit-code` exit \
+1 means the inputs differ, `test`/`[` exit 1 means false; none of these is a failure. A \
+failure that a later success fixed is not blocked any more (put it under Failed \
+Approaches).
+### Failed Approaches
+- What was tried, why it failed (the exact error), and that it was abandoned — so nobody \
+tries it again. Omit this heading when there is nothing to list.
 
 ## Key Decisions
-- **Decision**: why it was made. Include approaches that were rejected, and why.
+- Explicit choices only: the user's (quoted: "use the existing Neon project", "那就选P001\
+吧") and the assistant's stated choices with their reason. Not options that were only \
+considered, not sentence fragments ("I'll help you …").
 
 ## Next Steps
-1. What should happen next, in order.
+1. What should happen next, in order: finishing the open request, then getting past \
+each unresolved blocker.
 
 ## Critical Context
-- Everything later steps depend on: identifiers, order and ticket numbers, file paths, \
-URLs, commands, exact values and amounts, dates, names, error text."""
+- The values and ids later steps need, each with what it is for ("staging DB port: \
+5433"). Nothing merely shaped like a value (a word after "path:", an example URL, a number \
+inside a shell expression)."""
 
 _COMMON_RULES: Final = """\
 Rules:
@@ -113,6 +135,9 @@ messages exactly as written. Never round, shorten, translate or describe them in
 - Leave out greetings, small talk, repeated reasoning, and values the user later \
 corrected (keep the corrected value).
 - Under a heading with nothing to report, write "(none)".
+- Be short: a checkpoint is a small fraction of the conversation it replaces. When space \
+is short, drop detail (single tool calls, files only read) before substance (open \
+requests, blockers, decisions); never drop a user's rule.
 - Keep the headings exactly as given; write the content in the language the user wrote in.
 - Output only the summary: no preamble, no closing remarks, no questions."""
 
@@ -148,8 +173,12 @@ Use exactly these headings, in this order:
 What the user asked for in this turn, with every constraint quoted word for word.
 
 ## Early Progress
-- What was done in this part: tool calls and their results, files read or changed, errors \
-met (with their exact messages).
+- What was done in this part, grouped by outcome and artifact: every tool call counts, \
+including tools you do not know (their name, salient arguments and outcome); files read \
+or changed; errors met (with their exact messages; `grep` exit 1 is no match, not an error).
+
+## Key Decisions
+- Choices the user or the assistant made in this part, in their words.
 
 ## Context for Suffix
 - What the kept later part refers to or depends on: identifiers, values, paths, partial \
@@ -176,10 +205,12 @@ What this branch was trying to achieve.
 ### In Progress
 - What was left unfinished when the user moved away.
 ### Blocked
-- What failed, with the exact error messages.
+- What failed and was not resolved, with the exact error messages.
+### Failed Approaches
+- What was tried and abandoned, and why (omit this heading when there is nothing).
 
 ## Key Decisions
-- **Decision**: why it was made, including approaches rejected.
+- Explicit choices of the user or the assistant, with the reason.
 
 ## Next Steps
 1. What would remain to be done if the user comes back to this branch."""
@@ -222,7 +253,11 @@ def _length_note(max_tokens: int) -> str:
 def _custom_focus(custom_instructions: str | None) -> str | None:
     if custom_instructions is None or not custom_instructions.strip():
         return None
-    return "Additional focus requested by the user:\n" + custom_instructions.strip()
+    return (
+        "Additional focus requested by the user: state it as the first line under the first "
+        'heading ("- Focus: …"), and in every section list the items it concerns first:\n'
+        + custom_instructions.strip()
+    )
 
 
 def build_prompt(request: SummaryRequest) -> tuple[str, str]:
