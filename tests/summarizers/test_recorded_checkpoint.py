@@ -51,12 +51,18 @@ RECORDED = f"""\
 """
 
 
-def call(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
+def ask(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
+    """An assistant message making one tool call (OpenAI format)."""
+    function = {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
     return {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": call_id, "type": "function", "function": function}],
     }
+
+
+def tool(call_id: str, text: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": text}
 
 
 def history() -> list[dict[str, Any]]:
@@ -64,20 +70,20 @@ def history() -> list[dict[str, Any]]:
     return [
         {"role": "system", "content": "You are a shopping assistant."},
         {"role": "user", "content": f"帮我找一款500元以内的蓝牙耳机，平时通勤用。{RULE}"},
-        {"role": "assistant", "content": None, "tool_calls": [call("c1", "search_products", query="蓝牙耳机")]},
-        {"role": "tool", "tool_call_id": "c1", "content": '[{"id": "P001", "price": 459}, {"id": "P003", "price": 499}] ' + filler},
-        {"role": "assistant", "content": None, "tool_calls": [call("c2", "bash", command="grep -rn P002 stock.csv")]},
-        {"role": "tool", "tool_call_id": "c2", "content": "\n\nCommand exited with code 1"},
-        {"role": "assistant", "content": None, "tool_calls": [call("c3", "check_stock", sku="P001")]},
-        {"role": "tool", "tool_call_id": "c3", "content": '{"ok": false, "error": "upstream timeout"}'},
-        {"role": "assistant", "content": None, "tool_calls": [call("c4", "check_stock", sku="P001")]},
-        {"role": "tool", "tool_call_id": "c4", "content": '{"ok": true, "in_stock": 12} ' + filler},
+        ask("c1", "search_products", query="蓝牙耳机"),
+        tool("c1", '[{"id": "P001", "price": 459}, {"id": "P003", "price": 499}] ' + filler),
+        ask("c2", "bash", command="grep -rn P002 stock.csv"),
+        tool("c2", "\n\nCommand exited with code 1"),
+        ask("c3", "check_stock", sku="P001"),
+        tool("c3", '{"ok": false, "error": "upstream timeout"}'),
+        ask("c4", "check_stock", sku="P001"),
+        tool("c4", '{"ok": true, "in_stock": 12} ' + filler),
         {"role": "assistant", "content": "P001 459 元，P003 499 元，都有货。您选哪一款？"},
         {"role": "user", "content": "那就选P001吧。"},
         {"role": "assistant", "content": "好的，P001 有货，我来下单。"},
         # a long last request: the cut lands on it, so the kept part is whole turns
         {"role": "user", "content": "下单吧，地址用公司的。" + "送货前请先打电话确认。" * 40},
-    ]  # fmt: skip
+    ]
 
 
 def compact(server: LLMServer, reply: str) -> Any:
