@@ -307,3 +307,28 @@ def test_focus_is_stated_and_ranked_first() -> None:
     found = checkpoint(messages, custom_instructions="keep the docker details")
     assert "- Focus: keep the docker details" in found["goal"]
     assert found["done"].split("\n")[0].startswith("- bash `docker build")
+
+
+# --- size ------------------------------------------------------------------------------------
+
+
+def test_guard_additions_count_against_the_cap() -> None:
+    from synopsis.state import guard_summary
+
+    messages = [
+        user("Migrate the importer to the new API. Never drop rows silently."),
+        *bash(
+            "d1",
+            "./deploy.sh",
+            "error: DEPLOY_TOKEN is not set\n\nCommand exited with code 2",
+            error=True,
+        ),  # fmt: skip
+    ]
+    state = extract_working_state(messages)
+    done = "\n".join(f"- ran step {n} of the migration, all fine" for n in range(80))
+    model_text = f"## Goal\n- Migrate.\n\n## Progress\n### Done\n{done}\n"
+    guarded = guard_summary(model_text, state, max_chars=1200).text
+    assert len(guarded) <= 1200
+    assert "Never drop rows silently." in guarded  # the rule the model dropped, restored
+    assert "error: DEPLOY_TOKEN is not set" in guarded  # the open failure, restored
+    assert "step 79" in guarded and "step 0 " not in guarded  # older detail went first

@@ -240,7 +240,10 @@ async def compact(
             entry_ids=preparation.source_entry_ids,
             previous=previous_state,
         )
-        checked = guard_summary(text, state)
+        # the whole checkpoint, guard additions and file lists included, fits the budget
+        budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
+        tail = format_file_lists(read_files, modified_files)
+        checked = guard_summary(text, state, max_chars=budget * 4 - len(tail))
         text = checked.text
         details["workingState"] = state.to_json()
         details["guard"] = checked.to_json()

@@ -133,8 +133,15 @@ def pinned_facts(state: WorkingState) -> list[PinnedFact]:
     return facts
 
 
-def guard_summary(summary: str, state: WorkingState) -> GuardResult:
-    """``summary`` with every missing pinned fact restored and replaced values marked."""
+def guard_summary(
+    summary: str, state: WorkingState, *, max_chars: int | None = None
+) -> GuardResult:
+    """``summary`` with every missing pinned fact restored and replaced values marked.
+
+    With ``max_chars`` the result, restored facts included, is cut back to that size:
+    detail lines go first (Done, Critical Context, Failed Approaches, Key Decisions …),
+    lines that state a pinned fact and the rules never go (see :func:`trim_to`).
+    """
     flat = normalize_ws(summary)
     missing: dict[str, list[PinnedFact]] = {}
     for fact in pinned_facts(state):
@@ -158,7 +165,58 @@ def guard_summary(summary: str, state: WorkingState) -> GuardResult:
 
     stale_changes: list[GuardChange] = []
     marked = _mark_stale("\n".join(lines) + split_part, state, stale_changes)
+    if max_chars is not None:
+        marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned_facts(state)])
     return GuardResult(marked + tail, tuple(restored), tuple(stale_changes))
+
+
+TRIM_ORDER: tuple[str | None, ...] = (
+    "done",
+    "critical",
+    "suffix_context",
+    "failed",
+    "decisions",
+    "next",
+    "early_progress",
+    "in_progress",
+    "goal",
+    "original_request",
+    "blocked",
+    None,
+)
+"""Sections whose lines go first when a checkpoint is over its size (a rule never goes)."""
+
+
+def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
+    """``text`` without its least important bullet lines until it fits ``max_chars``.
+
+    Lines go section by section in :data:`TRIM_ORDER`, oldest (topmost) first; a line
+    that states one of ``keep`` (the pinned facts) and the Constraints section stay, so the
+    result can remain over the size when those alone exceed it.
+    """
+    if len(text) <= max_chars:
+        return text
+    lines = text.split("\n")
+    marks = headings(lines)
+    kind_of: dict[int, str | None] = {}
+    for position, mark in enumerate(marks):
+        for index in range(mark.line + 1, section_end(lines, marks, position)):
+            kind_of[index] = mark.kind
+    kept = [normalize_ws(k) for k in keep if k]
+    size = len(text)
+    dropped: set[int] = set()
+    for kind in TRIM_ORDER:
+        for index, line in unfenced(lines):
+            if size <= max_chars:
+                break
+            if index not in kind_of or kind_of[index] != kind or not line.lstrip().startswith("- "):
+                continue
+            flat = normalize_ws(line)
+            if line.strip() == "- (none)" or any(k in flat for k in kept):
+                continue
+            dropped.add(index)
+            size -= len(line) + 1
+    return "\n".join(line for index, line in enumerate(lines) if index not in dropped)
 
 
 def _present(fact: PinnedFact, summary: str, flat: str) -> bool:
