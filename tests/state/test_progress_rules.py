@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from synopsis.state import extract_working_state
+from synopsis.state import extract_working_state, guard_summary
 from synopsis.state._commands import benign_exit, command_key, file_effects
 from synopsis.state.sections import parse_sections
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
@@ -313,8 +313,6 @@ def test_focus_is_stated_and_ranked_first() -> None:
 
 
 def test_guard_additions_count_against_the_cap() -> None:
-    from synopsis.state import guard_summary
-
     messages = [
         user("Migrate the importer to the new API. Never drop rows silently."),
         *bash(
@@ -322,7 +320,7 @@ def test_guard_additions_count_against_the_cap() -> None:
             "./deploy.sh",
             "error: DEPLOY_TOKEN is not set\n\nCommand exited with code 2",
             error=True,
-        ),  # fmt: skip
+        ),
     ]
     state = extract_working_state(messages)
     done = "\n".join(f"- ran step {n} of the migration, all fine" for n in range(80))
