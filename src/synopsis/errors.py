@@ -23,6 +23,25 @@ class SessionFormatError(SynopsisError):
         self.line = line
 
 
+class SessionChangedError(SessionFormatError):
+    """The file under an open session changed in a way the session cannot follow.
+
+    It was replaced by another file, deleted, truncated, or its header was rewritten:
+    appending would put the entry into some other session, or into a file holding nothing
+    else. Nothing was written; open the file again.
+    """
+
+
+class StaleSessionError(SessionChangedError):
+    """Another writer appended to the session file since this session last looked.
+
+    Appending on the leaf this session knew would fork the tree behind the other writer's
+    back (its acknowledged entries would fall off the path). Nothing was written; the other
+    writer's entries have been read into the session and its leaf moved to the file's last
+    entry, so the caller can prepare again (a compaction) or append again.
+    """
+
+
 class SessionTreeError(SynopsisError):
     """The entries do not form a tree (duplicate ids, parent cycles)."""
 

@@ -80,7 +80,10 @@ def concurrent(path: str, tag: str, count: int, ids: str) -> None:
     """``ids="colliding"``: every writer proposes the same ids (c0001, c0002, ...)."""
     counter = itertools.count(1)
     new_id = (lambda: f"c{next(counter):04d}") if ids == "colliding" else None
-    session = open_session(path, create=True, cwd="/concurrency-test", new_id=new_id)
+    # Each writer holds its own branch of the shared file (see FileSession's on_stale).
+    session = open_session(
+        path, create=True, cwd="/concurrency-test", new_id=new_id, on_stale="fork"
+    )
     settings = CompactionSettings(keep_recent_tokens=50)
     _ack("ready")
     sys.stdin.readline()

@@ -212,3 +212,5 @@ def plant_missing_first_kept_on_a_copy(draft: Draft) -> None:
     value["tokensBefore"] = 1
     line = draft.insert_before_last(orjson.dumps(value))
     draft.expect("missing-first-kept", line, "second-compaction")
+    # Appended on an entry that already had children: what a stale writer leaves.
+    draft.expect("off-path-entries", line, "second-compaction")

@@ -2,8 +2,8 @@
 
 Afterwards every entry of every writer is in the file exactly once, ids are unique, every
 ``parentId`` names an entry, and each writer's entries chain among themselves (each
-writer holds its own tree). A process opening the file while the writers are still
-alive sees everything they acknowledged.
+writer holds its own tree: they open the file with ``on_stale="fork"``). A process
+opening the file while the writers are still alive sees everything they acknowledged.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_threads_with_their_own_sessions_lose_nothing(tmp_path: Path) -> None:
 
     def write(tag: str) -> None:
         try:
-            session = open_session(path, create=True, new_id=counter_ids("t"))
+            session = open_session(path, create=True, new_id=counter_ids("t"), on_stale="fork")
             barrier.wait()
             acked = []
             for number in range(per_writer):

@@ -71,6 +71,8 @@ UNREPAIRABLE = {
     "invalid-field",
     "invalid-header",
     "missing-first-kept",
+    "off-path-entries",
+    "sibling-compaction",
     "first-kept-off-path",
     "orphan-tool-result",
 }
@@ -197,8 +199,9 @@ def test_cli_finds_every_planted_defect_and_repairs(case: str, tmp_path: Path) -
     path.write_bytes(draft.to_bytes())
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     result = _run(path, "--json", "--repair", "-o", out)
-    assert result.returncode == 1, result.stderr
     document = json.loads(result.stdout)
+    # 0: the copy is repaired; 1: problems remain that repair cannot fix.
+    assert result.returncode == (1 if document["repair"]["remaining"] else 0), result.stderr
     assert document["healthy"] is False
     assert _expected(draft) <= _found(document["findings"])
     assert document["repair"]["output"] == str(out)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from synopsis.errors import SessionFormatError
+from synopsis.errors import SessionChangedError, SessionFormatError
 from synopsis.session import open_session, parse_session, read_session_file
 from synopsis.session.jsonl import write_atomically
 from tests.reliability._sessions import counter_ids, session_bytes
@@ -78,16 +78,23 @@ def _wait_until_blocked_on_lock(path: Path, timeout: float = 10.0) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_append_follows_a_file_replaced_while_it_waited_for_the_lock(tmp_path: Path) -> None:
-    """Another process renames a new file into place (a rewrite) while we wait to append."""
+def test_append_refuses_a_file_replaced_while_it_waited_for_the_lock(tmp_path: Path) -> None:
+    """Another process renames a new file into place while we wait to append: the lock we
+    waited for is on the unlinked file, and the new one is not the session we loaded."""
     path = _healthy(tmp_path)
+    before = path.read_bytes()
     session = open_session(path)
     holder = os.open(path, os.O_RDWR)
     fcntl.flock(holder, fcntl.LOCK_EX)
-    appended: list[str] = []
-    thread = threading.Thread(
-        target=lambda: appended.append(session.append_message({"role": "user", "content": "x"}))
-    )
+    failures: list[BaseException] = []
+
+    def append() -> None:
+        try:
+            session.append_message({"role": "user", "content": "x"})
+        except SessionChangedError as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=append)
     thread.start()
     try:
         _wait_until_blocked_on_lock(path)
@@ -95,14 +102,14 @@ def test_append_follows_a_file_replaced_while_it_waited_for_the_lock(tmp_path: P
     finally:
         os.close(holder)
     thread.join(timeout=30)
-    assert appended, "the append did not finish"
-    assert read_session_file(path).entries[-1]["id"] == appended[0]
+    assert failures and "replaced" in str(failures[0])
+    assert path.read_bytes() == before
 
 
 def test_ids_stay_unique_when_another_writer_took_the_same_id(tmp_path: Path) -> None:
     path = _healthy(tmp_path)
-    first = open_session(path, new_id=counter_ids("x"))
-    second = open_session(path, new_id=counter_ids("x"))  # proposes the same ids
+    first = open_session(path, new_id=counter_ids("x"), on_stale="fork")
+    second = open_session(path, new_id=counter_ids("x"), on_stale="fork")  # the same ids
     one = first.append_message({"role": "user", "content": "from the first"})
     two = second.append_message({"role": "user", "content": "from the second"})
     three = second.append_message({"role": "assistant", "content": []})
@@ -132,7 +139,7 @@ def test_migration_rewrite_refuses_a_file_changed_since_it_was_opened(tmp_path: 
     second = open_session(path)
     kept = first.append_message({"role": "user", "content": "first"})
     after_first = path.read_bytes()
-    with pytest.raises(SessionFormatError, match="changed by another process"):
+    with pytest.raises(SessionChangedError, match="replaced by another file"):
         second.append_message({"role": "user", "content": "second"})
     assert path.read_bytes() == after_first
     assert len(second.entries) == 2  # nothing half-appended in memory either

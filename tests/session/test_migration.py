@@ -79,11 +79,17 @@ def test_v1_entries_get_ids_in_file_order_and_a_linear_parent_chain() -> None:
     assert dict(loaded.header)["provider"] == "acme"  # extra v1 header fields stay
 
 
-def test_v1_ids_are_random_eight_hex_and_unique_without_an_id_source() -> None:
-    loaded = parse_session(v1_with_compaction(4))
+def test_v1_ids_are_eight_hex_unique_and_the_same_on_every_load() -> None:
+    data = v1_with_compaction(4)
+    loaded = parse_session(data)
     ids = [e["id"] for e in loaded.entries]
     assert all(re.fullmatch(r"[0-9a-f]{8}", i) for i in ids)
     assert len(set(ids)) == len(ids)
+    assert [e["id"] for e in parse_session(data).entries] == ids
+    # Another session (another header id) gets other ids.
+    other = data.replace(b'"type":"session","id":"', b'"type":"session","id":"x', 1)
+    assert other != data
+    assert not set(ids) & {e["id"] for e in parse_session(other).entries}
 
 
 def test_first_kept_index_counts_the_header_as_position_zero() -> None:

@@ -1,17 +1,30 @@
 """The ``synopsis`` command line.
 
-Each group of commands lives in its own module and registers itself on :data:`app`;
-errors a user can cause are printed on one line and exit with status 2.
+Each group of commands lives in its own module and registers itself on :data:`app`.
+
+Exit status, the same for every command:
+
+- 0: done (``doctor``: the file is healthy, or a repaired copy was written);
+- 1: ``doctor`` found problems and wrote no repaired copy;
+- 2: the input or an option is wrong, a file cannot be read or written (a full disk, a
+  read-only file system, no permission, a file changed by another process), or a model
+  cannot be reached; one ``error:`` line on stderr says what and what to do, and
+  nothing was written;
+- 130: interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
+import errno
 import sys
 
+import typer
+
 from synopsis.cli._app import app, command, console_error
+from synopsis.cli._status import ModelCallsAborted
+from synopsis.errors import SynopsisError
 
 __all__ = ["app", "main"]
-from synopsis.errors import SynopsisError
 
 # Command modules register themselves on import.
 from synopsis.cli import demo, session_commands  # noqa: F401  isort: skip
@@ -19,10 +32,55 @@ from synopsis.cli import doctor  # noqa: F401  isort: skip
 from synopsis.cli import eval as eval_command  # noqa: F401  isort: skip
 from synopsis.cli import import_command, view_command  # noqa: F401  isort: skip
 
+# Click's base of usage errors, reached through a public name (Typer vendors Click in
+# recent releases and depends on it in older ones).
+_ClickException: type[Exception] = next(
+    kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
+)
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full; free some space and run the command again",
+    errno.EDQUOT: "the disk quota is used up; free some space and run the command again",
+    errno.EROFS: "the file system is read-only; write somewhere else",
+    errno.EACCES: "no permission; check the file's and the directory's permissions",
+    errno.EPERM: "not permitted; check the file's permissions and attributes",
+    errno.ENOENT: "check that the file and its directory exist",
+    errno.ENOTDIR: "a part of the path is a file, not a directory; check the path",
+    errno.EISDIR: "the path is a directory; give a file name",
+    errno.EIO: "the device reported an I/O error; check the disk",
+}
+
+
+def describe_os_error(error: OSError) -> str:
+    """An ``OSError`` as one sentence: which file, what went wrong, what to do."""
+    where = f"{error.filename}: " if error.filename is not None else ""
+    what = error.strerror or str(error) or type(error).__name__
+    advice = _ADVICE.get(error.errno or 0)
+    return f"{where}{what}" + (f"; {advice}" if advice else "")
+
 
 def main() -> None:
+    """Run the command line; every failure a user can cause is one ``error:`` line."""
     try:
-        command()()
+        code = command()(standalone_mode=False)
     except SynopsisError as error:
         console_error(str(error))
-        sys.exit(2)
+        code = 2
+    except ModelCallsAborted as error:
+        console_error(str(error))
+        code = 2
+    except OSError as error:
+        if error.errno == errno.EPIPE:  # the reader went away (`synopsis tree | head`)
+            sys.stderr.close()
+            sys.exit(1)
+        console_error(describe_os_error(error))
+        code = 2
+    except (typer.Abort, KeyboardInterrupt):
+        console_error("interrupted")
+        code = 130
+    except _ClickException as error:  # a usage error: one line, not Click's box
+        context = getattr(error, "ctx", None)
+        hint = f" (see `{context.command_path} --help`)" if context is not None else ""
+        console_error(f"{error.format_message()}{hint}")  # type: ignore[attr-defined]
+        code = getattr(error, "exit_code", 2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,13 +1,25 @@
-"""The Typer application shared by every command module."""
+"""The Typer application shared by every command module, and the one way to print.
+
+Everything a session file holds is data from somewhere else (a model, a tool, an
+attacker who planted a file): before it reaches the terminal it goes through
+:func:`clean`, which shows lone surrogates as U+FFFD and control characters as escapes,
+and it is printed as :class:`rich.text.Text` (or with markup off), so ``[/]`` in a message
+is text, not Rich markup. Machine output (:func:`write_json`) is always valid UTF-8.
+"""
 
 from __future__ import annotations
 
+import re
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.text import Text
+
+from synopsis._js import replace_lone_surrogates
+from synopsis.session.jsonl import dump_line
 
 app = typer.Typer(
     name="synopsis",
@@ -17,7 +29,31 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
-_stderr = Console(stderr=True)
+stderr_console = Console(stderr=True)
+
+# C0 and C1 control characters and DEL, and the invisible characters that reorder or
+# hide text on a terminal (bidirectional overrides and isolates, marks).
+_INVISIBLE = "\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f{_INVISIBLE}]")
+_UNSAFE_KEEPING_LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_INVISIBLE}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(text: object, *, multiline: bool = False) -> str:
+    """``text`` safe to print: control characters escaped (``\\x1b``), lone surrogates
+    as U+FFFD. ``multiline`` keeps newlines and tabs (a summary is several lines)."""
+    value = replace_lone_surrogates(str(text))
+    pattern = _UNSAFE_KEEPING_LINES if multiline else _UNSAFE
+    return pattern.sub(_escape, value)
+
+
+def user_text(text: object, style: str = "", *, multiline: bool = False) -> Text:
+    """Data from a session as a Rich :class:`Text`: cleaned, never read as markup."""
+    return Text(clean(text, multiline=multiline), style=style)
 
 
 def _print_version(value: bool) -> None:
@@ -60,17 +96,28 @@ def command() -> Any:
 
 
 def console_error(message: str) -> None:
-    """Print ``error: message`` on one line to stderr."""
-    _stderr.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """Print ``error: message`` on one line to stderr (the message is cleaned)."""
+    line = Text("error:", style="bold red")
+    line.append(" " + clean(message))
+    stderr_console.print(line, highlight=False, soft_wrap=True)
 
 
 def warn(message: str) -> None:
-    _stderr.print(f"[yellow]warning:[/] {message}", highlight=False, soft_wrap=True)
+    line = Text("warning:", style="yellow")
+    line.append(" " + clean(message))
+    stderr_console.print(line, highlight=False, soft_wrap=True)
+
+
+def note(message: str) -> None:
+    """A line for the user on stderr, so it never mixes with ``--json`` on stdout."""
+    stderr_console.print(Text(clean(message)), highlight=False, soft_wrap=True)
 
 
 def write_json(value: object) -> None:
-    """Machine output: one compact JSON document on stdout."""
-    import orjson
+    """Machine output: one compact JSON document on stdout, valid UTF-8.
 
-    sys.stdout.buffer.write(orjson.dumps(value) + b"\n")
+    Lone surrogates (a damaged file's text) are written as ``\\udXXX`` escapes, as
+    JavaScript's ``JSON.stringify`` does, so nothing is lost and the bytes stay UTF-8.
+    """
+    sys.stdout.buffer.write(dump_line(value))
     sys.stdout.flush()

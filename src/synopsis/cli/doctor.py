@@ -1,12 +1,12 @@
 """``synopsis doctor FILE [--json] [--repair -o OUT]``: check a session file, repair a copy.
 
-Exit status: 0 when the file is healthy, 1 when problems were found (whether or not a
-repaired copy was written), 2 on a usage error or a file that cannot be read or written.
+Exit status: 0 when the file is healthy or a repaired copy without problems was written,
+1 when problems were found and not (all) repaired, 2 on a usage error or a file that
+cannot be read or written.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,11 +14,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from synopsis._js import replace_lone_surrogates
-from synopsis.cli._app import app, console, console_error
+from synopsis.cli._app import app, clean, console, console_error, write_json
 from synopsis.errors import SynopsisError
-from synopsis.session.doctor import DoctorReport, RepairReport, diagnose, repair
-from synopsis.session.jsonl import dump_line
+from synopsis.session.doctor import DoctorReport, RepairReport, diagnose, repair, same_file
 
 _STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
 _ID_WIDTH = 16
@@ -37,38 +35,34 @@ def doctor(
         Path | None,
         typer.Option("-o", "--out", help="Where --repair writes the copy (never the input)."),
     ] = None,
+    force: Annotated[bool, typer.Option(help="Let --repair replace an existing OUT.")] = False,
 ) -> None:
     """Check a session file for damage; with --repair -o OUT, write a repaired copy."""
     if do_repair != (out is not None):
         console_error("--repair and -o OUT go together")
         raise typer.Exit(2)
+    # The input itself as OUT gets repair's own, clearer refusal.
+    exists = out is not None and (out.exists() or out.is_symlink())
+    if out is not None and exists and not force and not same_file(file, out):
+        console_error(f"{clean(out)}: already exists; pass --force to replace it")
+        raise typer.Exit(2)
     try:
         report = diagnose(file)
         repaired = repair(file, out) if out is not None else None
     except SynopsisError as error:
-        console_error(_printable(str(error)))
+        console_error(str(error))
         raise typer.Exit(2) from None
     if as_json:
         document = report.to_json()
         if repaired is not None:
             document["repair"] = repaired.to_json()
-        # dump_line, not orjson: a damaged file's ids may hold lone surrogates, which JSON
-        # can carry as escapes.
-        sys.stdout.buffer.write(dump_line(document))
-        sys.stdout.flush()
+        write_json(document)
     else:
         _print_report(report, suggest_repair=repaired is None)
         if repaired is not None:
             _print_repair(repaired)
-    raise typer.Exit(0 if report.healthy else 1)
-
-
-def _printable(text: str) -> str:
-    """``text`` safe for a terminal: no lone surrogates, no control characters."""
-    text = replace_lone_surrogates(text)
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else "\ufffd" for char in text)
+    repaired_cleanly = repaired is not None and not repaired.remaining
+    raise typer.Exit(0 if report.healthy or repaired_cleanly else 1)
 
 
 def _print_report(report: DoctorReport, *, suggest_repair: bool) -> None:
@@ -84,20 +78,20 @@ def _print_report(report: DoctorReport, *, suggest_repair: bool) -> None:
                 entry_id = entry_id[: _ID_WIDTH - 1] + "…"
             table.add_row(
                 str(finding.line) if finding.line is not None else "",
-                Text(_printable(entry_id)),
+                Text(clean(entry_id)),
                 Text(finding.kind, style=_STYLES[finding.severity]),
-                Text(_printable(finding.message)),
+                Text(clean(finding.message)),
             )
         console.print(table)
     problems = report.problems
     if not problems:
         console.print(
-            f"{_printable(str(report.path))}: healthy ({report.entries} entries)", highlight=False
+            f"{clean(str(report.path))}: healthy ({report.entries} entries)", highlight=False
         )
         return
     errors = sum(1 for f in problems if f.severity == "error")
     summary = (
-        f"{_printable(str(report.path))}: {_plural(len(problems), 'problem')} "
+        f"{clean(str(report.path))}: {_plural(len(problems), 'problem')} "
         f"({_plural(errors, 'error')}, {_plural(len(problems) - errors, 'warning')})"
     )
     if suggest_repair:
@@ -123,7 +117,7 @@ def _print_repair(report: RepairReport) -> None:
     if report.newline_added:
         done.append("added the final newline")
     summary = ", ".join(done) if done else "nothing to change"
-    output = _printable(str(report.output))
+    output = clean(str(report.output))
     console.print(f"wrote {output}: {report.entries} entries; {summary}", highlight=False)
     if report.remaining:
         console.print(

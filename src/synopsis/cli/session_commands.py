@@ -12,13 +12,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from synopsis.cli._app import app, console, warn, write_json
+from synopsis.cli._app import app, clean, console, note, user_text, warn, write_json
+from synopsis.cli._status import working
 from synopsis.compaction import CompactionSettings
 from synopsis.compaction.orchestrate import CompactionPlan, compact_session, plan_compaction
 from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
+from synopsis.session.doctor import same_file
 from synopsis.session.entries import Entry
+from synopsis.session.jsonl import write_atomically
 from synopsis.token_counters import token_counter
 from synopsis.tokens import TokenCounter, current_context_tokens
 
@@ -52,8 +55,14 @@ CounterOpt = Annotated[
 
 
 def load(path: Path) -> FileSession:
-    """Open a session for reading, warning about every line that could not be loaded."""
+    """Open a session, warning about every line that could not be loaded.
+
+    An empty (or blank) file is an error: every command here needs a session, and
+    treating nothing as a new one would print an empty tree or compact nothing.
+    """
     session = open_session(path)
+    if not session.header_valid:
+        raise SessionFormatError("the file is empty: it holds no session", path=str(path))
     for skipped in session.skipped:
         warn(skipped.describe(path))
     return session
@@ -115,10 +124,10 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     while stack:
         entry, depth = stack.pop()
         line = Text("  " * depth)
-        line.append(entry["id"], style="bold" if entry["id"] in on_path else "dim")
-        line.append(" " + _preview(entry))
+        line.append(clean(entry["id"]), style="bold" if entry["id"] in on_path else "dim")
+        line.append(" " + clean(_preview(entry)))
         if entry["id"] in labels:
-            line.append(f" [{labels[entry['id']]}]", style="cyan")
+            line.append(f" [{clean(labels[entry['id']])}]", style="cyan")
         if entry["id"] == session.leaf_id:
             line.append("  ← leaf", style="bold green")
         console.print(line, highlight=False, soft_wrap=True)
@@ -164,7 +173,7 @@ def context(
         return
     header = Table.grid(padding=(0, 2))
     for key, value in summary.items():
-        header.add_row(Text(key, style="bold"), Text(str(value)))
+        header.add_row(Text(key, style="bold"), user_text(value))
     console.print(header)
     for key, meaning in _EXPLAINED.items():
         console.print(Text.assemble((key, "bold dim"), (f": {meaning}", "dim")))
@@ -181,11 +190,19 @@ def context(
             content = f"{_SUMMARY_ROLES[role]}, shown in full below"
         else:
             content = _preview({"type": "message", "message": message}, 60)
-        table.add_row(str(index), entry_id, role, str(tokens_of), Text(content))
+        table.add_row(
+            str(index), user_text(entry_id), user_text(role), str(tokens_of), user_text(content)
+        )
     console.print(table)
     for index, entry_id, message in summaries:
         title = f"#{index} {_SUMMARY_ROLES[role_of(message)]} (entry {entry_id})"
-        console.print(Panel(Text(str(message.get("summary", ""))), title=title, title_align="left"))
+        console.print(
+            Panel(
+                user_text(message.get("summary", ""), multiline=True),
+                title=user_text(title),
+                title_align="left",
+            )
+        )
 
 
 _SUMMARY_ROLES = {"compactionSummary": "checkpoint", "branchSummary": "branch summary"}
@@ -207,14 +224,18 @@ _EXPLAINED = {
 def migrate(
     file: FileArg,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the v3 file.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Convert a version 1 or 2 session file to version 3 (the input is not modified)."""
-    if out.resolve() == file.resolve():
-        raise SettingsError(f"-o {out} is the input file: migrate writes a new file")
+    if same_file(file, out):  # also through a link or another spelling of the path
+        raise SettingsError(
+            f"-o {out} is the input file: migrate writes a new file and never modifies its "
+            "input; choose another output file"
+        )
+    if (out.exists() or out.is_symlink()) and not force:
+        raise SessionFormatError("already exists; pass --force to replace it", path=str(out))
     session = load(file)
-    if not session.header_valid:
-        raise SessionFormatError("no session header", path=str(file))
     session.save(out)  # a migrated session is rendered as version 3, any other kept byte for byte
     before = (session.version_before or 1) if session.migrated else 3
     if as_json:
@@ -230,9 +251,10 @@ def migrate(
         )
         return
     if not session.migrated:
-        console.print(f"{file} is already version 3; wrote an identical copy", highlight=False)
+        console.print(user_text(f"{file} is already version 3; wrote an identical copy"))
     console.print(
-        f"wrote {out}: version {before} → 3, {len(session.entries)} entries", highlight=False
+        user_text(f"wrote {out}: version {before} → 3, {len(session.entries)} entries"),
+        highlight=False,
     )
 
 
@@ -312,7 +334,7 @@ def plan(
     if trigger is not None:
         _print_trigger(trigger)
     if plan.preparation is None:
-        console.print(f"No compaction: {report['reason']}.")
+        console.print(Text(f"No compaction: {report['reason']}."))
         return
     _print_plan(plan, branch, report)
 
@@ -357,12 +379,16 @@ def _print_plan(plan: CompactionPlan, branch: list[Entry], report: dict[str, Any
         f"walking back from the leaf, {plan.settings.keep_recent_tokens} tokens are reached; "
         f"the first entry where the kept part may start is {kept['id']} ({_preview(kept, 50)})"
     )
-    console.print(f"[bold]Cut[/]: {why}.")
+    console.print(Text.assemble(("Cut", "bold"), ": " + clean(why) + "."))
     if cut.is_split_turn:
         turn = branch[cut.turn_start_index]
         console.print(
-            f"[bold]Split turn[/]: the turn starting at {turn['id']} is cut; its first "
-            f"{len(preparation.turn_prefix_messages)} messages get a separate prefix summary."
+            Text.assemble(
+                ("Split turn", "bold"),
+                f": the turn starting at {clean(turn['id'])} is cut; its first "
+                f"{len(preparation.turn_prefix_messages)} messages get a separate prefix "
+                "summary.",
+            )
         )
     if preparation.full_pass:
         console.print(
@@ -376,10 +402,14 @@ def _print_plan(plan: CompactionPlan, branch: list[Entry], report: dict[str, Any
     grid = Table.grid(padding=(0, 2))
     for key, value in report.items():
         if key not in ("readFiles", "modifiedFiles", "compact"):
-            grid.add_row(Text(key, style="bold"), Text(str(value)))
-    grid.add_row(Text("readFiles", style="bold"), Text("\n".join(report["readFiles"]) or "-"))
+            grid.add_row(Text(key, style="bold"), user_text(value))
     grid.add_row(
-        Text("modifiedFiles", style="bold"), Text("\n".join(report["modifiedFiles"]) or "-")
+        Text("readFiles", style="bold"),
+        user_text("\n".join(map(clean, report["readFiles"])) or "-", multiline=True),
+    )
+    grid.add_row(
+        Text("modifiedFiles", style="bold"),
+        user_text("\n".join(map(clean, report["modifiedFiles"])) or "-", multiline=True),
     )
     console.print(grid)
 
@@ -412,15 +442,27 @@ def compact_command(
 
         summarizer = make_summarizer(model, base_url=base_url)
     session = load(file)
-    result, entry_id = asyncio.run(
-        compact_session(
-            session,
-            summarizer,
-            settings,
-            custom_instructions=instructions,
-            dry_run=dry_run,
+    backup = None if dry_run else _back_up_old_format(session, file)
+    try:
+        with working(f"compacting with {model or 'the embedded summarizer'}"):
+            result, entry_id = asyncio.run(
+                compact_session(
+                    session,
+                    summarizer,
+                    settings,
+                    custom_instructions=instructions,
+                    dry_run=dry_run,
+                )
+            )
+    except BaseException:
+        if backup is not None and _holds(file, session.source_bytes):
+            backup.unlink(missing_ok=True)  # nothing was rewritten: no backup needed
+        raise
+    if backup is not None:
+        note(
+            f"{file} was version {session.version_before or 1}: rewrote it as version 3 "
+            f"and kept the original as {backup}"
         )
-    )
     if as_json:
         write_json(
             {
@@ -436,10 +478,38 @@ def compact_command(
             }
         )
         return
-    console.print(result.summary, markup=False, highlight=False)
+    console.print(user_text(result.summary, multiline=True), highlight=False)
     console.rule()
     action = "dry run, nothing appended" if entry_id is None else f"appended entry {entry_id}"
     console.print(
-        f"tokens before {result.tokens_before} → after ≈ {result.estimated_tokens_after} "
-        f"(kept from {result.first_kept_entry_id}; {action})"
+        user_text(
+            f"tokens before {result.tokens_before} → after ≈ {result.estimated_tokens_after} "
+            f"(kept from {result.first_kept_entry_id}; {action})"
+        ),
+        highlight=False,
     )
+
+
+def _holds(file: Path, data: bytes) -> bool:
+    try:
+        return file.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _back_up_old_format(session: FileSession, file: Path) -> Path | None:
+    """Before a version 1 or 2 file is rewritten as version 3, keep its bytes next to it.
+
+    The backup is ``FILE.vN.bak`` (``.vN.1.bak``... when that name is taken), written
+    atomically before anything changes; ``None`` for a current-version file.
+    """
+    if not session.migrated:
+        return None
+    version = session.version_before or 1
+    candidate = file.with_name(f"{file.name}.v{version}.bak")
+    number = 0
+    while candidate.exists() or candidate.is_symlink():
+        number += 1
+        candidate = file.with_name(f"{file.name}.v{version}.{number}.bak")
+    write_atomically(candidate, session.source_bytes)
+    return candidate

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Literal
 
 from synopsis.compaction.compact import CompactionResult, compact
 from synopsis.compaction.cut_points import CutPoint
@@ -31,7 +32,7 @@ from synopsis.compaction.prepare import (
     wants_full_pass,
 )
 from synopsis.compaction.settings import CompactionSettings
-from synopsis.errors import CompactionError
+from synopsis.errors import CompactionError, StaleSessionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
@@ -139,6 +140,13 @@ def store_compaction(session: Session, result: CompactionResult, *, from_hook: b
     )
 
 
+StaleCompaction = Literal["prepare-again", "error"]
+"""What :func:`compact_session` does when another writer appended while it summarized."""
+
+STALE_ATTEMPTS = 3
+"""How many times a compaction is prepared again before the busy file wins."""
+
+
 async def compact_session(
     session: Session,
     summarizer: Summarizer | None = None,
@@ -148,6 +156,7 @@ async def compact_session(
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
     guard: bool = True,
     dry_run: bool = False,
+    on_stale: StaleCompaction = "prepare-again",
 ) -> tuple[CompactionResult, str | None]:
     """Compact the session's current branch; returns the result and the new entry's id.
 
@@ -155,19 +164,35 @@ async def compact_session(
     nothing to summarize, or would not get smaller (a checkpoint larger than what it
     replaces). The entry is appended only after the summarizer succeeded, and not at all
     with ``dry_run`` (the id is then ``None``).
+
+    A file session refuses to store the checkpoint if another process appended to the
+    file meanwhile (:class:`~synopsis.errors.StaleSessionError`; their entries are then
+    part of the session and its leaf is the newest): with ``on_stale="prepare-again"``
+    the compaction is planned and summarized again on the new leaf, up to
+    :data:`STALE_ATTEMPTS` times; with ``"error"`` the error is raised. A checkpoint is
+    never stored on a stale parent.
     """
-    plan = plan_compaction(session.path(), settings)
-    result = await compact(
-        plan.require(),
-        summarizer,
-        custom_instructions=custom_instructions,
-        wrapping=wrapping,
-        guard=guard,
-    )
-    if result.estimated_tokens_after >= result.tokens_before:
-        raise CompactionError(
-            f"Not compacted: the context would grow from {result.tokens_before} to about "
-            f"{result.estimated_tokens_after} tokens (the checkpoint is larger than what it "
-            "replaces); nothing was appended"
+    attempt = 0
+    while True:
+        attempt += 1
+        plan = plan_compaction(session.path(), settings)
+        result = await compact(
+            plan.require(),
+            summarizer,
+            custom_instructions=custom_instructions,
+            wrapping=wrapping,
+            guard=guard,
         )
-    return result, None if dry_run else store_compaction(session, result)
+        if result.estimated_tokens_after >= result.tokens_before:
+            raise CompactionError(
+                f"Not compacted: the context would grow from {result.tokens_before} to about "
+                f"{result.estimated_tokens_after} tokens (the checkpoint is larger than what "
+                "it replaces); nothing was appended"
+            )
+        if dry_run:
+            return result, None
+        try:
+            return result, store_compaction(session, result)
+        except StaleSessionError:
+            if on_stale == "error" or attempt >= STALE_ATTEMPTS:
+                raise

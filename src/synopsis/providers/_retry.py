@@ -18,7 +18,9 @@ import importlib
 import os
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from types import ModuleType
@@ -249,6 +251,62 @@ def reply_error(endpoint: Endpoint, problem: str, advice: str) -> SummarizerErro
     return SummarizerError(f"{endpoint.describe()}: {problem}; {advice}")
 
 
+@dataclass(frozen=True, slots=True)
+class RetryNotice:
+    """A model call failed and will be tried again after ``wait`` seconds."""
+
+    endpoint: Endpoint
+    failure: CallFailure
+    attempt: int
+    """The attempt that failed (1 for the first)."""
+    max_attempts: int
+    wait: float
+
+
+class CallObserver:
+    """Told about model calls as they go: a retry is coming, or a call failed for good.
+
+    The library prints nothing; an application (the CLI's status line) subclasses this and
+    installs it with :func:`observe_calls`. :meth:`failed` may raise to stop the whole run
+    (the CLI stops at the first unreachable server or refused key).
+    """
+
+    def retrying(self, notice: RetryNotice) -> None:
+        """Called before waiting for a retry."""
+
+    def failed(self, error: SummarizerError, failure: CallFailure) -> None:
+        """Called when a call gives up, just before ``error`` is raised."""
+
+
+_observer: ContextVar[CallObserver | None] = ContextVar("synopsis_call_observer", default=None)
+
+
+@contextmanager
+def observe_calls(observer: CallObserver) -> Iterator[None]:
+    """Install ``observer`` for the model calls made inside the ``with`` block (and in the
+    asyncio tasks started there)."""
+    token = _observer.set(observer)
+    try:
+        yield
+    finally:
+        _observer.reset(token)
+
+
+def is_fatal(failure: CallFailure) -> bool:
+    """Will every further call fail the same way? (No server there, a refused key, no
+    such model.) A run should stop at the first such failure instead of repeating it."""
+    if failure.status is None:
+        return not failure.timed_out
+    return failure.status in (401, 403, 404)
+
+
+def _give_up(error: SummarizerError, failure: CallFailure) -> SummarizerError:
+    observer = _observer.get()
+    if observer is not None:
+        observer.failed(error, failure)
+    return error
+
+
 async def call_with_retries(
     call: Callable[[], Awaitable[T]],
     *,
@@ -272,16 +330,22 @@ async def call_with_retries(
             if failure is None:
                 raise
             if not failure.retryable or attempt >= policy.max_attempts:
-                raise failure_error(endpoint, failure, attempt) from exc
+                raise _give_up(failure_error(endpoint, failure, attempt), failure) from exc
             wait = failure.retry_after
             if wait is not None and wait > policy.max_retry_after:
                 note = (
                     f"the server asked to wait {wait:g} s before retrying, longer than the "
                     f"{policy.max_retry_after:g} s this client waits"
                 )
-                raise failure_error(endpoint, failure, attempt, note=note) from exc
+                error = failure_error(endpoint, failure, attempt, note=note)
+                raise _give_up(error, failure) from exc
             if wait is None:
                 wait = policy.backoff(attempt, random_value())
+            observer = _observer.get()
+            if observer is not None:
+                observer.retrying(
+                    RetryNotice(endpoint, failure, attempt, policy.max_attempts, wait)
+                )
         await sleep(wait)
 
 

@@ -6,7 +6,11 @@ header, a missing or damaged header,
 lines that are not JSON (a torn final line among them), entries the loader would skip,
 required fields that are missing or have the wrong type, ids used twice, ``parentId``
 links that name no entry or loop, compactions whose first kept entry is missing or off
-their path, and tool results without the tool call they answer.
+their path, tool results without the tool call they answer, and the marks two writers
+leave when they append to one session at once: two compactions on one parent, a
+compaction appended on an entry that already had later entries, and entries of another
+branch written after the final path had moved past their branch point (acknowledged
+entries that are not in the context).
 
 :func:`repair` writes a repaired copy to another file (never to the input): lines that
 cannot be loaded are dropped, so are a leading byte order mark and later entries reusing
@@ -69,6 +73,8 @@ FindingKind = Literal[
     "missing-first-kept",
     "first-kept-off-path",
     "orphan-tool-result",
+    "sibling-compaction",
+    "off-path-entries",
 ]
 Severity = Literal["error", "warning", "info"]
 """``error``: the loader skips data or refuses the file; ``warning``: it loads, but
@@ -503,6 +509,101 @@ def _check_paths(analysis: _Analysis) -> None:
             )
 
 
+def _check_concurrent_writes(analysis: _Analysis) -> None:
+    """What a writer that appended on a stale leaf leaves behind (see the module docstring).
+
+    A compaction is appended on the leaf its writer knew, so one on an entry that already
+    had children was made from a stale copy (a warning). Entries of a side branch written
+    after the final path moved past it are reported as information only: going back to
+    an older branch on purpose and continuing there looks the same.
+    """
+    entries = analysis.entries
+    if not entries:
+        return
+    position = {line.value["id"]: index for index, line in enumerate(entries)}
+    children: dict[str, list[_Line]] = {}
+    for line in entries:
+        parent = analysis.parents[line.value["id"]]
+        if parent is not None:
+            children.setdefault(parent, []).append(line)
+    # Size and latest file position of every subtree, children before parents.
+    size: dict[str, int] = {}
+    latest: dict[str, int] = {}
+    for line in reversed(_preorder(entries, analysis.parents, children)):
+        entry_id = line.value["id"]
+        below = children.get(entry_id, [])
+        size[entry_id] = 1 + sum(size[c.value["id"]] for c in below)
+        latest[entry_id] = max([position[entry_id], *(latest[c.value["id"]] for c in below)])
+
+    for siblings in children.values():
+        compactions: list[_Line] = []
+        for index, line in enumerate(siblings):
+            entry = line.value
+            if entry.get("type") != "compaction":
+                continue
+            if compactions:
+                first = compactions[0]
+                analysis.add(
+                    line,
+                    "sibling-compaction",
+                    "warning",
+                    f"a second compaction on the same entry (the first is line {first.number}):"
+                    " two writers compacted the same branch; only one can be on the path",
+                    entry_id=entry["id"],
+                )
+            compactions.append(line)
+            earlier = siblings[:index]
+            if earlier:
+                stranded = sum(size[e.value["id"]] for e in earlier)
+                analysis.add(
+                    line,
+                    "off-path-entries",
+                    "warning",
+                    f"this compaction was appended on an entry that already had "
+                    f"{_count(stranded)} after it (from line {earlier[0].number}), which are "
+                    "off the checkpoint's path: a writer compacted a stale copy of the session",
+                    entry_id=entry["id"],
+                )
+
+    leaf = entries[-1]
+    current: str | None = leaf.value["id"]
+    while current is not None:
+        parent = analysis.parents[current]
+        if parent is not None:
+            for sibling in children[parent]:
+                other = sibling.value["id"]
+                if other != current and latest[other] > position[current]:
+                    # Informational: going back to an older branch on purpose looks the same.
+                    analysis.add(
+                        sibling,
+                        "off-path-entries",
+                        "info",
+                        f"{_count(size[other])} on this branch, some written after the final "
+                        f"path had moved on to {_show(current)}, are not on the leaf's path "
+                        "and not in the context: unless the leaf was moved back to this "
+                        "path on purpose, two writers appended to the session at once",
+                        entry_id=other,
+                    )
+        current = parent
+
+
+def _count(entries: int) -> str:
+    return f"{entries} {'entry' if entries == 1 else 'entries'}"
+
+
+def _preorder(
+    entries: list[_Line], parents: dict[str, str | None], children: dict[str, list[_Line]]
+) -> list[_Line]:
+    """Every entry of the repaired tree, each parent before its children (iteratively)."""
+    order: list[_Line] = []
+    stack = [line for line in reversed(entries) if parents[line.value["id"]] is None]
+    while stack:
+        line = stack.pop()
+        order.append(line)
+        stack.extend(reversed(children.get(line.value["id"], [])))
+    return order
+
+
 def _call_ids(entry: dict[str, Any]) -> list[str]:
     message = entry.get("message") if entry.get("type") == "message" else None
     if not isinstance(message, dict) or message.get("role") != "assistant":
@@ -543,6 +644,7 @@ def _analyse(data: bytes) -> _Analysis:
     _check_entries(analysis, candidates)
     _check_parents(analysis)
     _check_paths(analysis)
+    _check_concurrent_writes(analysis)
     analysis.findings.sort(key=lambda f: (f.line is not None, f.line or 0))
     return analysis
 
@@ -687,7 +789,7 @@ def repair(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> RepairR
     :class:`SessionFormatError`, and so is a file that cannot be read or written.
     """
     source, target = Path(path), Path(out)
-    if _same_file(source, target):
+    if same_file(source, target):
         raise SessionFormatError(
             "refusing to write the repaired copy over the input; choose another output file",
             path=str(source),
@@ -701,7 +803,9 @@ def repair(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> RepairR
     return report
 
 
-def _same_file(first: Path, second: Path) -> bool:
+def same_file(first: Path, second: Path) -> bool:
+    """Do the two paths name one file (also through links)? Writing to one would clobber
+    the other."""
     try:
         return first.resolve() == second.resolve() or (
             second.exists() and os.path.samefile(first, second)

@@ -411,8 +411,9 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     The bytes go to a temporary file in the same directory, which is fsynced and then
     renamed over ``path``. The new file keeps the permissions of the one it replaces
     (``mkstemp`` would otherwise leave a rewritten session readable by its owner only).
+    A symbolic link is followed: the file it points to is replaced and the link stays.
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     try:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)

@@ -1,6 +1,8 @@
 """In-memory migration of version 1 and 2 session files to version 3.
 
-Version 1 files have no entry ids: every entry gets one, chained to the previous entry,
+Version 1 files have no entry ids: every entry gets one, chained to the previous entry
+(derived from the session id and the entry's position, so that loading the same file
+twice gives the same ids and ``--leaf ID`` from one run works in the next),
 and a compaction's ``firstKeptEntryIndex`` (a line position, the header being 0) becomes
 ``firstKeptEntryId``. Version 2 stored extension messages with the role ``hookMessage``,
 now ``custom``. Migration changes the dicts it is given and nothing on disk.
@@ -8,6 +10,7 @@ now ``custom``. Migration changes the dicts it is given and nothing on disk.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +36,7 @@ def migrate_entries(
 ) -> None:
     """Bring ``header`` and ``entries`` from ``version`` to the current version in place."""
     if version < 2:
-        _v1_to_v2(entries, new_id)
+        _v1_to_v2(entries, new_id or _derived_ids(str(header.get("id", ""))))
     if version < 3:
         for entry in entries:
             if isinstance(entry, dict) and entry.get("type") == "message":
@@ -43,12 +46,31 @@ def migrate_entries(
     header["version"] = CURRENT_VERSION
 
 
-def _v1_to_v2(entries: list[Entry], new_id: Callable[[], str] | None) -> None:
+def _derived_ids(session_id: str) -> Callable[[], str]:
+    """8-hex-character ids from the session id and a counter: the same file, the same ids."""
+    count = 0
+
+    def next_id() -> str:
+        nonlocal count
+        count += 1
+        digest = hashlib.blake2b(f"{session_id}\0{count}".encode(errors="replace"), digest_size=4)
+        return digest.hexdigest()
+
+    return next_id
+
+
+def _v1_to_v2(entries: list[Entry], new_id: Callable[[], str]) -> None:
     taken: set[str] = set()
     previous: str | None = None
     objects = [entry for entry in entries if isinstance(entry, dict)]
     for entry in objects:
-        entry_id = new_id() if new_id is not None else random_entry_id(taken)
+        entry_id = new_id()
+        for _ in range(100):  # derived ids collided: the next ones are just as reproducible
+            if entry_id not in taken:
+                break
+            entry_id = new_id()
+        else:  # an id source that keeps repeating itself
+            entry_id = random_entry_id(taken)
         taken.add(entry_id)
         entry["id"] = entry_id
         entry["parentId"] = previous

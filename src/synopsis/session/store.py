@@ -21,14 +21,16 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
-from synopsis.errors import SessionFormatError
+from synopsis.errors import SessionChangedError, SessionFormatError, StaleSessionError
 from synopsis.session.entries import Entry, SessionHeader
 from synopsis.session.jsonl import (
     InvalidHeaderPolicy,
     LoadedSession,
     SkippedLine,
     dump_line,
+    entry_problem,
     fsync_directory,
     parse_line,
     read_session_file,
@@ -57,8 +59,8 @@ def _read_range(fd: int, start: int, stop: int) -> bytes:
     return b"".join(parts)
 
 
-def _ids_in(data: bytes) -> Iterator[str]:
-    """The entry ids in complete JSON lines of ``data`` (anything unreadable is passed over)."""
+def _entries_in(data: bytes) -> Iterator[Entry]:
+    """The entries in complete JSON lines of ``data`` (anything unreadable is passed over)."""
     start = 0
     while True:
         end = data.find(b"\n", start)
@@ -68,41 +70,55 @@ def _ids_in(data: bytes) -> Iterator[str]:
             value = parse_line(data, start, end)
         except ValueError:
             value = None
-        if isinstance(value, dict) and value.get("type") != "session":
-            entry_id = value.get("id")
-            if isinstance(entry_id, str):
-                yield entry_id
+        if (
+            isinstance(value, dict)
+            and value.get("type") != "session"
+            and entry_problem(value, needs_id=True) is None
+        ):
+            yield value
         start = end + 1
+
+
+ForeignCheck = Callable[[list[Entry]], None]
+"""Told the entries other writers appended since the last look, before an append; it may
+raise (a :class:`~synopsis.errors.StaleSessionError`) to stop the append."""
 
 
 class SessionWriter:
     """Appends entries to one session file (see the module docstring for the guarantees).
 
     ``known_end`` is the offset up to which the caller already knows every entry (the end
-    of the last complete line it loaded) and ``known_file`` the ``(st_dev, st_ino)`` of
-    the file it loaded; with them, the writer keeps ids unique among processes, asking
-    ``is_local`` whether an id is already used in the caller's memory. Without
-    ``known_end`` (a bare writer) entries are written as given. ``may_lack_header`` says
-    the caller found no header: the header goes first if the file is still empty or blank.
+    of the last complete line it loaded), ``known_file`` the ``(st_dev, st_ino)`` of the
+    file it loaded and ``known_header`` that file's first line: with them the writer
+    refuses a file that was replaced, deleted, truncated or given another header, and
+    reads the entries other processes appended meanwhile, keeping ids unique (``is_local``
+    says whether an id is already used in the caller's memory). Without ``known_end`` (a
+    bare writer) entries are written as given. ``may_lack_header`` says the caller found
+    no header: the header goes first if the file is still empty or blank.
     """
 
     def __init__(
         self,
         path: str | os.PathLike[str],
         *,
-        durable: bool = False,
+        durable: bool = True,
         known_end: int | None = None,
         known_file: tuple[int, int] | None = None,
+        known_header: bytes | None = None,
         is_local: Callable[[str], bool] | None = None,
         may_lack_header: bool = False,
+        adopt_new_file: bool = True,
     ) -> None:
         self.path = Path(path)
+        self._adopt_new_file = adopt_new_file
+        """May the first append go into a file another process created meanwhile?"""
         self.durable = durable
         self._may_lack_header = may_lack_header
         """The file was missing or blank when loaded: the first append may owe the header."""
         self._seen_end = known_end
         self._seen_file = known_file
         """``(st_dev, st_ino)`` of the file ``_seen_end`` refers to, when known."""
+        self._seen_header = known_header
         self._is_local = is_local
         self._foreign_ids: set[str] = set()
 
@@ -114,15 +130,29 @@ class SessionWriter:
         finally:
             os.close(fd)  # closing releases the lock
 
+    def _changed(self, what: str) -> SessionChangedError:
+        return SessionChangedError(
+            f"the session file {what} since it was opened; nothing was written. "
+            "Open it again to see what it holds now",
+            path=str(self.path),
+        )
+
     def _open_locked(self) -> int:
         """Open the file and lock it, making sure the lock is on the file ``path`` names.
 
-        Another process may rename a new file over ``path`` (a migration rewrite) while
-        this one waits for the lock on the old file; appending to the old, unlinked file
-        would lose the entry, so the file is opened again until the two agree.
+        Another process may rename a new file over ``path`` while this one waits for the
+        lock on the old file; appending to the old, unlinked file would lose the entry, so
+        the file is opened again until the two agree, and then it must be the file this
+        writer knows (a file it loaded is never created again once deleted).
         """
+        flags = os.O_RDWR | os.O_APPEND | (0 if self._seen_file is not None else os.O_CREAT)
         for _ in range(_REOPEN_ATTEMPTS):
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(self.path, flags, 0o644)
+            except FileNotFoundError:
+                if self._seen_file is not None:
+                    raise self._changed("was deleted") from None
+                raise
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 locked = _file_key(os.fstat(fd))
@@ -134,26 +164,39 @@ class SessionWriter:
                 os.close(fd)
                 raise
             if current == locked:
+                if self._seen_file is not None and locked != self._seen_file:
+                    os.close(fd)
+                    raise self._changed("was replaced by another file")
                 return fd
             os.close(fd)
-        raise SessionFormatError(
+        raise SessionChangedError(
             "the session file keeps being replaced by another process; cannot append",
             path=str(self.path),
         )
 
-    def append(self, header: SessionHeader, entry: Entry) -> None:
+    def append(
+        self, header: SessionHeader, entry: Entry, *, check: ForeignCheck | None = None
+    ) -> None:
         """Append ``entry``; when this returns, its complete line is in the file.
 
+        Before writing, the entries other processes appended since the last look are read
+        and given to ``check``, which may raise to refuse the append (nothing is written).
         If another process already wrote an entry with the same id, ``entry["id"]`` is
         changed (in place) to a fresh one before it is written.
         """
-        line = dump_line(entry)
+        line = dump_line(entry)  # rendered (encoding included) before the lock is taken
         with self._locked() as fd:
             status = os.fstat(fd)
             size = status.st_size
-            if self._learn_foreign_ids(fd, status) and entry.get("id") in self._foreign_ids:
-                entry["id"] = self._fresh_id()
-                line = dump_line(entry)
+            foreign = self._read_foreign(fd, size)
+            if foreign is not None:
+                self._foreign_ids.update(e["id"] for e in foreign)
+                self._seen_end = size
+                if check is not None:
+                    check(foreign)
+                if entry.get("id") in self._foreign_ids:
+                    entry["id"] = self._fresh_id()
+                    line = dump_line(entry)
             if size == 0 or (self._may_lack_header and not _read_range(fd, 0, size).strip()):
                 line = dump_line(header) + line
             if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -164,20 +207,30 @@ class SessionWriter:
             self._may_lack_header = False
             self._seen_end = size + len(line)
             self._seen_file = _file_key(status)
+            if self._seen_header is None:
+                self._seen_header = _header_prefix(
+                    _read_range(fd, 0, min(size + len(line), 1 << 20))
+                )
 
-    def _learn_foreign_ids(self, fd: int, status: os.stat_result) -> bool:
-        """Read the ids other processes appended since this writer last looked.
+    def _read_foreign(self, fd: int, size: int) -> list[Entry] | None:
+        """The entries other processes appended since this writer last looked.
 
-        Returns ``False`` when the writer does not track ids (no ``known_end``).
+        ``None`` when the writer does not track the file (no ``known_end``). A file that
+        shrank or whose first line changed is refused: it is not the session we know.
         """
         if self._seen_end is None:
-            return False
+            return None
         start = self._seen_end
-        if self._seen_file not in (None, _file_key(status)) or start > status.st_size:
-            start = 0  # replaced or truncated behind our back: everything is news
-        if start < status.st_size:
-            self._foreign_ids.update(_ids_in(_read_range(fd, start, status.st_size)))
-        return True
+        if start > size:
+            raise self._changed("was truncated")
+        known = self._seen_header
+        if known is not None and _read_range(fd, 0, len(known)) != known:
+            raise self._changed("was rewritten (its header is not the one loaded)")
+        if self._seen_file is None and size and not self._adopt_new_file:
+            raise self._changed("was created by another process")
+        if start == size:
+            return []
+        return list(_entries_in(_read_range(fd, start, size)))
 
     def _fresh_id(self) -> str:
         while True:
@@ -214,23 +267,42 @@ class SessionWriter:
 
         With ``expected``, the file must still hold exactly those bytes (what the caller
         loaded); if another process changed it meanwhile, nothing is written and
-        :class:`SessionFormatError` says so. The lock is held across the rename, so an
-        appender waiting for it follows the new file.
+        :class:`SessionChangedError` says so. The lock is held across the rename, so an
+        appender waiting for it follows the new file. A symbolic link is followed: its
+        target is replaced, keeping its permissions.
         """
+        data = render_session(header, entries)  # everything rendered before the lock
         with self._locked() as fd:
             if expected is not None:
                 current = _read_range(fd, 0, os.fstat(fd).st_size)
                 if current != expected:
-                    raise SessionFormatError(
+                    raise SessionChangedError(
                         "the session file was changed by another process since it was "
                         "opened, and it must be rewritten in the current format before "
-                        "appending; open it again",
+                        "appending; nothing was written. Open it again",
                         path=str(self.path),
                     )
-            data = render_session(header, entries)
             write_atomically(self.path, data, durable=self.durable)
             self._seen_end = len(data)
             self._seen_file = _file_key(os.stat(self.path))
+            self._seen_header = _header_prefix(data)
+
+
+def _header_prefix(data: bytes) -> bytes | None:
+    """The bytes of ``data`` up to the end of its first non-blank line (the header line).
+
+    An append checks that the file still starts with them: a file rewritten in place with
+    another session's header is not the session that was loaded.
+    """
+    stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n\x0b\x0c")
+    if not stripped:
+        return None
+    end = data.find(b"\n", len(data) - len(stripped))
+    return data[: end + 1] if end != -1 else None
+
+
+StalePolicy = Literal["refuse", "fork"]
+"""What an append does after another writer appended to the same file (see :class:`FileSession`)."""
 
 
 class _FileSink:
@@ -241,6 +313,7 @@ class _FileSink:
         writer: SessionWriter,
         session_entries: list[Entry],
         rewrite_from: bytes | None,
+        check: Callable[[Entry, list[Entry]], None],
         *,
         refusal: str | None = None,
     ):
@@ -248,6 +321,7 @@ class _FileSink:
         self._entries = session_entries
         self._rewrite_from = rewrite_from
         """The bytes of an old-format file, until it has been rewritten as version 3."""
+        self._check = check
         self._refusal = refusal
         """Why this file must not be appended to, if it must not."""
 
@@ -258,7 +332,7 @@ class _FileSink:
             self._writer.rewrite(header, [*self._entries, entry], expected=self._rewrite_from)
             self._rewrite_from = None
             return
-        self._writer.append(header, entry)
+        self._writer.append(header, entry, check=lambda foreign: self._check(entry, foreign))
 
 
 def _end_of_complete_lines(data: bytes) -> int:
@@ -266,7 +340,18 @@ def _end_of_complete_lines(data: bytes) -> int:
 
 
 class FileSession(Session):
-    """A :class:`Session` whose appends go to its JSONL file as they happen."""
+    """A :class:`Session` whose appends go to its JSONL file as they happen.
+
+    Other processes may append to the same file. Before each append the entries they
+    wrote since this session last looked are read into the tree. Then, with
+    ``on_stale="refuse"`` (the default), the append is refused with
+    :class:`~synopsis.errors.StaleSessionError` and the leaf moves to the file's last
+    entry: appending on the old leaf would fork the conversation behind the other writer's
+    back, and its acknowledged entries would fall off the path. With ``on_stale="fork"``
+    each writer keeps its own leaf (writers that each hold their own branch), but a
+    compaction whose parent gained a child from another writer is still refused: a
+    checkpoint must summarize the branch it ends, not a stale copy of it.
+    """
 
     def __init__(
         self,
@@ -278,6 +363,7 @@ class FileSession(Session):
         duplicates: DuplicatePolicy,
         new_id: Callable[[], str] | None,
         file_key: tuple[int, int] | None = None,
+        on_stale: StalePolicy = "refuse",
     ) -> None:
         super().__init__(
             header,
@@ -288,6 +374,7 @@ class FileSession(Session):
             source_path=str(path),
         )
         self.file_path = path
+        self.on_stale: StalePolicy = on_stale
         self.skipped: list[SkippedLine] = loaded.skipped if loaded is not None else []
         self.migrated = loaded is not None and loaded.migrated
         self.header_valid = loaded is not None and loaded.header is not None
@@ -300,8 +387,10 @@ class FileSession(Session):
             durable=durable,
             known_end=_end_of_complete_lines(source),
             known_file=file_key,
+            known_header=_header_prefix(source) if self.header_valid else None,
             is_local=self.__contains__,
             may_lack_header=not self.header_valid,
+            adopt_new_file=on_stale == "fork",
         )
         # A file with content but no valid header (opened with invalid_header="new-session")
         # is not appended to: entries after a damaged first line would be unreadable, and
@@ -313,8 +402,63 @@ class FileSession(Session):
             else None
         )
         self._sink = _FileSink(
-            writer, self.entries, source if self.migrated else None, refusal=refusal
+            writer,
+            self.entries,
+            source if self.migrated else None,
+            self._take_foreign,
+            refusal=refusal,
         )
+
+    def _take_foreign(self, entry: Entry, foreign: list[Entry]) -> None:
+        """Read other writers' new entries into the tree; refuse ``entry`` if it is stale."""
+        adopted = self._adopt(foreign)
+        if not adopted:
+            return
+        parent = entry.get("parentId")
+        stale = self.on_stale == "refuse" or (
+            entry.get("type") == "compaction" and any(e.get("parentId") == parent for e in adopted)
+        )
+        if not stale:
+            return
+        newest = adopted[-1]["id"]
+        self.leaf_id = newest
+        raise StaleSessionError(
+            f"another writer appended {len(adopted)} "
+            f"{'entry' if len(adopted) == 1 else 'entries'} since this session last looked "
+            f"(the newest is {newest}); nothing was written. They have been read in and the "
+            "leaf moved to the newest: prepare again (or append again) on it",
+            path=str(self.file_path),
+        )
+
+    def _adopt(self, foreign: list[Entry]) -> list[Entry]:
+        """Add entries another writer appended (ids already known and cycles are left out)."""
+        adopted: list[Entry] = []
+        for entry in foreign:
+            entry_id = entry["id"]
+            if entry_id in self._by_id or self._would_close_cycle(entry):
+                continue
+            self.entries.append(entry)
+            self._by_id[entry_id] = entry
+            adopted.append(entry)
+        if adopted:
+            self._children = None
+        return adopted
+
+    def _would_close_cycle(self, entry: Entry) -> bool:
+        seen: set[str] = set()
+        current = entry.get("parentId")
+        while isinstance(current, str) and current not in seen:
+            if current == entry["id"]:
+                return True
+            seen.add(current)
+            parent = self._by_id.get(current)
+            current = parent.get("parentId") if parent is not None else None
+        return False
+
+    @property
+    def source_bytes(self) -> bytes:
+        """The bytes the session was loaded from (empty for a new file)."""
+        return self._loaded.source if self._loaded is not None else b""
 
     def to_bytes(self) -> bytes:
         """The whole session as file bytes.
@@ -341,17 +485,21 @@ def open_session(
     *,
     create: bool = False,
     cwd: str | None = None,
-    durable: bool = False,
+    durable: bool = True,
     strict: bool = False,
     duplicates: DuplicatePolicy = "error",
     invalid_header: InvalidHeaderPolicy = "error",
     new_id: Callable[[], str] | None = None,
+    on_stale: StalePolicy = "refuse",
 ) -> FileSession:
     """Open a session file; appends to the returned session are written to it.
 
     Opening never writes. With ``create=True`` a missing (or empty) file gives a new
     session whose header is written with the first appended entry. Lines that could not
     be loaded are listed in ``session.skipped``; ``strict=True`` makes them an error.
+    ``durable`` (the default) fsyncs every append (and the directory after a rewrite or
+    a new file), so an acknowledged entry survives a power cut; ``on_stale`` says what
+    an append does after another process appended to the file (see :class:`FileSession`).
     """
     file_path = Path(path)
     loaded: LoadedSession | None
@@ -381,4 +529,5 @@ def open_session(
         duplicates=duplicates,
         new_id=new_id,
         file_key=file_key,
+        on_stale=on_stale,
     )
