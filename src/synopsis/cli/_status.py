@@ -59,6 +59,8 @@ class _Observer(CallObserver):
         self._line = line
         self._base = base
         self._live = live
+        self._told: set[tuple[str, int]] = set()
+        """(endpoint, attempt) already printed: parallel calls failing alike print once."""
 
     def retrying(self, notice: RetryNotice) -> None:
         failure = notice.failure
@@ -69,7 +71,8 @@ class _Observer(CallObserver):
         )
         if self._live:
             self._line.update(f"{self._base} — {message}")
-        else:  # no terminal to redraw: one line per retry on stderr, never on stdout
+        elif (key := (notice.endpoint.describe(), notice.attempt)) not in self._told:
+            self._told.add(key)  # no terminal to redraw: a line per retry, on stderr only
             note(f"retrying: {message}")
 
     def failed(self, error: SummarizerError, failure: CallFailure) -> None:

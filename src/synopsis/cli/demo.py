@@ -9,11 +9,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from synopsis.agent.demo import DEMO_ENTRIES, DEMO_LANGUAGES, DemoReport, run_demo
 from synopsis.agent.events import AgentEvent, CompactionEnd, CompactionStart
-from synopsis.cli._app import app, console, write_json
+from synopsis.cli._app import app, clean, console, user_text, write_json
+from synopsis.cli._status import working
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import SettingsError
 
@@ -73,6 +75,10 @@ def demo(
         summarizer = make_summarizer(model, base_url=base_url)
     elif base_url is not None:
         raise SettingsError("--base-url needs --model (the server of that model)")
+    if out is not None and not out.parent.is_dir():
+        raise SettingsError(
+            f"--out {out}: the directory {out.parent} does not exist (or is not a directory)"
+        )
     # With --json, stdout holds only the JSON document; the running commentary goes to stderr.
     say = Console(stderr=True) if as_json else console
     say.print(
@@ -82,7 +88,7 @@ def demo(
     )
     if chat_model is not None:
         where = f" at {base_url}" if base_url else ""
-        say.print(f"model: {model}{where} (agent and summarizer)")
+        say.print(user_text(f"model: {model}{where} (agent and summarizer)"))
     pending: dict[str, int] = {}
 
     def show(event: AgentEvent) -> None:
@@ -90,32 +96,35 @@ def demo(
             pending["before"] = event.tokens_before
         elif isinstance(event, CompactionEnd):
             if event.result is None:
-                say.print(f"  compaction ({event.reason}) did not run: {event.error}")
+                say.print(user_text(f"  compaction ({event.reason}) did not run: {event.error}"))
                 return
             result = event.result
             say.print(
                 f"  [cyan]compaction #{len(shown) + 1}[/] ({event.reason}): "
                 f"{result.tokens_before:,} → {result.estimated_tokens_after:,} tokens; "
-                f"kept {event.kept_messages} messages from {result.first_kept_entry_id}"
-                + (f" [yellow]{event.error}[/]" if event.error else "")
+                f"kept {event.kept_messages} messages from "
+                f"{escape(clean(result.first_kept_entry_id))}"
+                + (f" [yellow]{escape(clean(event.error))}[/]" if event.error else "")
             )
             shown.append(event)
 
     shown: list[CompactionEnd] = []
 
     def run(target: Path) -> DemoReport:
-        return asyncio.run(
-            run_demo(
-                target,
-                entries=entries,
-                language=language,
-                settings=settings,
-                context_window=window,
-                model=chat_model,
-                summarizer=summarizer,
-                on_event=show,
+        # With a model, the first unreachable server or refused key ends the run at once.
+        with working(f"replaying {entries} recorded entries"):
+            return asyncio.run(
+                run_demo(
+                    target,
+                    entries=entries,
+                    language=language,
+                    settings=settings,
+                    context_window=window,
+                    model=chat_model,
+                    summarizer=summarizer,
+                    on_event=show,
+                )
             )
-        )
 
     if out is not None:
         report = run(out)
@@ -134,12 +143,12 @@ def demo(
     table.add_row("without compaction (tokens)", f"{report.recorded_tokens:,}")
     table.add_row("peak context sent (tokens)", f"{report.peak_context:,} / {window:,}")
     table.add_row("final context (tokens)", f"{report.final_context:,}")
-    table.add_row("session file", kept_at)
+    table.add_row("session file", user_text(kept_at))
     table.add_row("time", f"{report.seconds:.1f} s")
     console.print(table)
     facts = Table("kind", "planted fact", "in final context")
     for fact, present in report.facts:
-        facts.add_row(fact.kind, fact.text, "[green]yes[/]" if present else "[red]no[/]")
+        facts.add_row(fact.kind, user_text(fact.text), "[green]yes[/]" if present else "[red]no[/]")
     console.print(facts)
     kept = sum(present for _, present in report.facts)
     console.print(f"{kept} of {len(report.facts)} planted facts are still in the final context.")

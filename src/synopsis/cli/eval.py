@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from synopsis.cli._app import app, console, console_error, write_json
+from synopsis.cli._status import working
 from synopsis.errors import SettingsError, SynopsisError
 from synopsis.eval.compactors import DEFAULT_COMPACTORS, MODEL_PREFIX, make_compactor
 from synopsis.eval.html import render_html
@@ -25,7 +25,6 @@ from synopsis.eval.scenarios import DEFAULT_TURNS, LANGUAGES, STYLES, generate_s
 from synopsis.eval.tables import metrics_table, survival_table
 
 _T = TypeVar("_T", bound=str)
-_progress = Console(stderr=True)
 _STYLE_ALIASES = {"customer-service": "support", "cs": "support", "coding-agent": "coding"}
 
 
@@ -115,18 +114,23 @@ def eval_command(
         # compaction's measured time its own.
         in_flight = concurrency if concurrency is not None else (4 if networked else 1)
         began = time.perf_counter()
-        results = asyncio.run(
-            run_benchmark(
-                scenarios,
-                chosen,
-                shares,
-                rounds,
-                concurrency=in_flight,
-                on_done=(lambda name: _progress.print(f"[dim]done {name}[/]"))
-                if networked
-                else None,
+        with working(f"eval: {len(scenarios)} scenarios × {len(chosen)} compactors") as line:
+            done: list[str] = []
+
+            def finished(name: str) -> None:
+                done.append(name)
+                line.update(f"eval: {len(done)} runs done, the last {name}")
+
+            results = asyncio.run(
+                run_benchmark(
+                    scenarios,
+                    chosen,
+                    shares,
+                    rounds,
+                    concurrency=in_flight,
+                    on_done=finished if networked else None,
+                )
             )
-        )
         wall = time.perf_counter() - began
     except SynopsisError as error:
         console_error(str(error))

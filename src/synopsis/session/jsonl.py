@@ -419,7 +419,10 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
         mode = None
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise name_os_error(error, target) from None
     try:
         if mode is not None:
             os.fchmod(fd, mode)
@@ -429,12 +432,24 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
             if durable:
                 os.fsync(handle.fileno())
         os.replace(temp_name, target)
+    except OSError as error:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name)
+        raise name_os_error(error, target) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
     if durable:
         fsync_directory(directory)
+
+
+def name_os_error(error: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``error`` naming ``path`` if it names no file (a failed ``write`` names none), so
+    that the message the user reads says which file could not be written."""
+    if error.filename is None:
+        error.filename = os.fspath(path)
+    return error
 
 
 def fsync_directory(directory: Path) -> None:

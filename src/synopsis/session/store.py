@@ -32,6 +32,7 @@ from synopsis.session.jsonl import (
     dump_line,
     entry_problem,
     fsync_directory,
+    name_os_error,
     parse_line,
     read_session_file,
     render_session,
@@ -185,6 +186,14 @@ class SessionWriter:
         changed (in place) to a fresh one before it is written.
         """
         line = dump_line(entry)  # rendered (encoding included) before the lock is taken
+        try:
+            self._append_locked(header, entry, line, check)
+        except OSError as error:
+            raise name_os_error(error, self.path) from None
+
+    def _append_locked(
+        self, header: SessionHeader, entry: Entry, line: bytes, check: ForeignCheck | None
+    ) -> None:
         with self._locked() as fd:
             status = os.fstat(fd)
             size = status.st_size
