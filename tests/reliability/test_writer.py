@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import fcntl
 import os
@@ -12,9 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from synopsis.errors import SessionChangedError, SessionFormatError
+from synopsis.compaction import CompactionSettings
+from synopsis.compaction.orchestrate import compact_session
+from synopsis.errors import SessionChangedError, SessionFormatError, StaleSessionError
 from synopsis.session import open_session, parse_session, read_session_file
 from synopsis.session.jsonl import write_atomically
+from synopsis.summarizers.base import SummaryRequest, SummaryResult
+from synopsis.summarizers.embedded import EmbeddedSummarizer
 from tests.reliability._sessions import counter_ids, session_bytes
 
 _V1 = (
@@ -186,3 +191,69 @@ def test_durable_appends_create_the_file_with_its_header(tmp_path: Path) -> None
     session.append_message({"role": "user", "content": "x"})
     loaded = parse_session(path.read_bytes(), strict=True)
     assert loaded.header is not None and loaded.header["id"] == session.session_id
+
+
+def test_an_append_after_another_writer_appended_is_refused_and_reads_their_entries(
+    tmp_path: Path,
+) -> None:
+    path = _healthy(tmp_path)
+    mine = open_session(path)
+    theirs = open_session(path)
+    stale_leaf = mine.leaf_id
+    their_id = theirs.append_message({"role": "user", "content": "theirs"})
+    before = path.read_bytes()
+    with pytest.raises(StaleSessionError, match="another writer appended 1 entry"):
+        mine.append_message({"role": "user", "content": "mine, on a stale leaf"})
+    assert path.read_bytes() == before
+    assert mine.leaf_id == their_id and mine.require_entry(their_id)["parentId"] == stale_leaf
+    again = mine.append_message({"role": "user", "content": "mine, on their entry"})
+    assert open_session(path, strict=True).path()[-2:] == [
+        mine.require_entry(their_id),
+        mine.require_entry(again),
+    ]
+
+
+def test_compaction_is_refused_on_a_parent_another_writer_continued_even_when_forking(
+    tmp_path: Path,
+) -> None:
+    path = _healthy(tmp_path)
+    mine = open_session(path, on_stale="fork")
+    theirs = open_session(path, on_stale="fork")
+    first_kept = mine.path()[-2]["id"]
+    theirs.append_message({"role": "user", "content": "continues the same branch"})
+    with pytest.raises(StaleSessionError):
+        mine.append_compaction("summary of a stale copy", first_kept, 10)
+    # A plain append forks (the writers hold their own branches); that is the setting.
+    mine.append_message({"role": "user", "content": "on my own branch"})
+
+
+@pytest.mark.parametrize("on_stale", ["prepare-again", "error"])
+def test_compact_session_prepares_again_or_refuses_when_the_file_moved_on(
+    tmp_path: Path, on_stale: str
+) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(session_bytes(12, compact_after=None))
+    mine = open_session(path)
+    theirs = open_session(path)
+    summaries: list[int] = []
+
+    class Interleaving(EmbeddedSummarizer):
+        """Summarizes, and the first time lets the other writer append meanwhile."""
+
+        async def summarize(self, request: SummaryRequest) -> SummaryResult:
+            if not summaries:
+                theirs.append_message({"role": "user", "content": "meanwhile"})
+            summaries.append(len(request.messages))
+            return await super().summarize(request)
+
+    settings = CompactionSettings(keep_recent_tokens=20)
+    if on_stale == "error":
+        with pytest.raises(StaleSessionError):
+            asyncio.run(compact_session(mine, Interleaving(), settings, on_stale="error"))
+        assert not [e for e in read_session_file(path).entries[-1:] if e["type"] == "compaction"]
+        return
+    _, entry_id = asyncio.run(compact_session(mine, Interleaving(), settings))
+    assert len(summaries) >= 2
+    final = open_session(path, strict=True)
+    assert final.leaf_id == entry_id
+    assert final.require_entry(entry_id)["parentId"] == theirs.leaf_id
