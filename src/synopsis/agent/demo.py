@@ -112,7 +112,11 @@ async def run_demo(
     tools: list[Tool] = replay_tools(recording.entries)
     if out.exists():
         out.unlink()
-    session = open_session(out, create=True, cwd=str(recording.header.get("cwd", "")))
+    # A replay writes thousands of entries in seconds and can be run again: an fsync per
+    # append (~4-6 ms on a virtual disk) would triple its time for nothing.
+    session = open_session(
+        out, create=True, cwd=str(recording.header.get("cwd", "")), durable=False
+    )
     agent = AgentSession(
         session,
         model or replay,
