@@ -79,8 +79,10 @@ def main() -> None:
         console_error("interrupted")
         code = 130
     except _ClickException as error:  # a usage error: one line, not Click's box
+        message = error.format_message()  # type: ignore[attr-defined]
         context = getattr(error, "ctx", None)
         hint = f" (see `{context.command_path} --help`)" if context is not None else ""
-        console_error(f"{error.format_message()}{hint}")  # type: ignore[attr-defined]
+        if message:  # no arguments at all: Typer has printed the help, nothing to add
+            console_error(f"{message}{hint}")
         code = getattr(error, "exit_code", 2)
     sys.exit(code if isinstance(code, int) else 0)

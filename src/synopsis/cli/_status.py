@@ -82,26 +82,19 @@ class _Observer(CallObserver):
 
 
 @contextmanager
-def working(message: str, *, stop_at_fatal: bool = True) -> Iterator[StatusLine]:
+def working(message: str) -> Iterator[StatusLine]:
     """Show ``message`` as a live status line on the terminal while the block runs.
 
-    Model calls inside report retries on it; with ``stop_at_fatal`` the first hopeless
-    failure raises :class:`ModelCallsAborted`. The yielded line can be updated.
+    Model calls inside report retries on it, and the first hopeless failure raises
+    :class:`ModelCallsAborted`. The yielded line can be updated.
     """
     line: StatusLine
-    live = stderr_console.is_terminal
-    kind = _Observer if stop_at_fatal else _RetriesOnly
-    if live:
+    if stderr_console.is_terminal:
         with stderr_console.status(Text(clean(message))) as status:
             line = _Live(status)
-            with observe_calls(kind(line, message, live=True)):
+            with observe_calls(_Observer(line, message, live=True)):
                 yield line
     else:
         line = _Quiet()
-        with observe_calls(kind(line, message, live=False)):
+        with observe_calls(_Observer(line, message, live=False)):
             yield line
-
-
-class _RetriesOnly(_Observer):
-    def failed(self, error: SummarizerError, failure: CallFailure) -> None:
-        self._line.update(self._base)

@@ -85,9 +85,7 @@ def _print_report(report: DoctorReport, *, suggest_repair: bool) -> None:
         console.print(table)
     problems = report.problems
     if not problems:
-        console.print(
-            f"{clean(str(report.path))}: healthy ({report.entries} entries)", highlight=False
-        )
+        console.print(Text(f"{clean(report.path)}: healthy ({report.entries} entries)"))
         return
     errors = sum(1 for f in problems if f.severity == "error")
     summary = (
@@ -96,7 +94,7 @@ def _print_report(report: DoctorReport, *, suggest_repair: bool) -> None:
     )
     if suggest_repair:
         summary += "; `synopsis doctor FILE --repair -o OUT` writes a repaired copy"
-    console.print(summary, highlight=False)
+    console.print(Text(summary))
 
 
 def _plural(count: int, word: str) -> str:
@@ -118,7 +116,7 @@ def _print_repair(report: RepairReport) -> None:
         done.append("added the final newline")
     summary = ", ".join(done) if done else "nothing to change"
     output = clean(str(report.output))
-    console.print(f"wrote {output}: {report.entries} entries; {summary}", highlight=False)
+    console.print(Text(f"wrote {output}: {report.entries} entries; {summary}"))
     if report.remaining:
         console.print(
             f"left as they are (repairing them would mean inventing data): "

@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from synopsis.cli._app import app, console, console_error, write_json
+from synopsis.cli._app import app, console, console_error, user_text, write_json
 from synopsis.cli._status import working
 from synopsis.errors import SettingsError, SynopsisError
 from synopsis.eval.compactors import DEFAULT_COMPACTORS, MODEL_PREFIX, make_compactor
@@ -149,6 +149,9 @@ def eval_command(
     console.print(survival_table(cells))
     console.print(metrics_table(cells))
     console.print(
-        f"{len(scenarios)} scenarios × {len(chosen)} compactors × {len(shares)} budgets × "
-        f"{rounds} rounds in {wall:.1f} s" + (f"; HTML report: {html}" if html is not None else "")
+        user_text(
+            f"{len(scenarios)} scenarios × {len(chosen)} compactors × {len(shares)} budgets × "
+            f"{rounds} rounds in {wall:.1f} s"
+            + (f"; HTML report: {html}" if html is not None else "")
+        )
     )

@@ -422,7 +422,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as error:
-        raise name_os_error(error, target) from None
+        raise _about(error, target) from None
     try:
         if mode is not None:
             os.fchmod(fd, mode)
@@ -435,13 +435,18 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     except OSError as error:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-        raise name_os_error(error, target) from None
+        raise _about(error, target) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
     if durable:
         fsync_directory(directory)
+
+
+def _about(error: OSError, target: Path) -> OSError:
+    """``error`` naming the file being written, not the temporary file next to it."""
+    return OSError(error.errno, error.strerror, os.fspath(target))
 
 
 def name_os_error(error: OSError, path: str | os.PathLike[str]) -> OSError:

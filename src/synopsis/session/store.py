@@ -1,16 +1,22 @@
 """File-backed sessions: open a JSONL session file as a :class:`Session`, append to it.
 
 An append is one ``write`` of a complete line under an exclusive ``flock``, followed by
-a flush (and ``fsync`` when ``durable``): a crash leaves at most one torn final line, and
-two processes appending to the same file never interleave. The lock is held only while
-writing. A file that was migrated from an old format is rewritten as version 3 (to a
-temporary file renamed into place) only when the first new entry is appended; opening a
+``fsync`` (unless ``durable=False``): a crash leaves at most one torn final line, and
+two processes appending to the same file never interleave. The line is rendered before
+the lock is taken, and a write that fails (a full disk) is cut back off, so a failed
+append leaves the file as it was. The lock is held only while writing. A file that was
+migrated from an old format is rewritten as version 3 (to a temporary file renamed into
+place, then the directory fsynced) only when the first new entry is appended; opening a
 file never writes to it.
 
-Several processes may append to one session. Each keeps its own tree, so each one's
-entries chain among themselves; what the writer guarantees is that no line is lost or
-interleaved, and that ids stay unique in the file: before writing, it reads the lines
-others appended since its last look and renames its new entry if the id is taken.
+Under the lock, before writing, the writer checks that the file is still the one it
+loaded (same inode, same header, not shorter: a replaced, deleted or truncated file is
+refused with :class:`~synopsis.errors.SessionChangedError`, never appended to or created
+again) and reads the entries other processes appended since its last look. A
+:class:`FileSession` takes them into its tree and, by default, refuses the append with
+:class:`~synopsis.errors.StaleSessionError` (see :class:`FileSession` for ``on_stale``):
+an entry is never written on a parent the session's view of the file has outgrown. Ids
+stay unique in the file: a new entry whose id another writer took is renamed.
 """
 
 from __future__ import annotations
