@@ -432,7 +432,11 @@ def compact_command(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Compact the session: summarize the old part and append a checkpoint entry."""
+    """Compact the session: summarize the old part and append a checkpoint entry.
+
+    A version 1 or 2 file is rewritten as version 3; the original is kept next to it as
+    FILE.v1.bak (or .v2.bak).
+    """
     if base_url is not None and model is None:
         raise SettingsError("--base-url needs --model (the server of that model)")
     settings = _settings(keep_recent, reserve)
