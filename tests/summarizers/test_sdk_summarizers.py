@@ -12,7 +12,14 @@ import sys
 import pytest
 
 from synopsis.errors import SettingsError, SummarizerError
-from synopsis.providers._retry import RetryPolicy
+from synopsis.providers._retry import (
+    CallFailure,
+    CallObserver,
+    RetryNotice,
+    RetryPolicy,
+    is_fatal,
+    observe_calls,
+)
 from synopsis.summarizers.base import Summarizer, SummaryKind, SummaryRequest, SummaryUsage
 from synopsis.summarizers.prompts import SYSTEM_PROMPT
 from tests.llm_server import LLMServer, Protocol, RecordedRequest, Reply, ToolCall
@@ -417,3 +424,35 @@ def test_bad_limits_are_rejected(llm_server: LLMServer, protocol: Protocol, bad:
             )
         )
     assert llm_server.requests == []
+
+
+class _Watcher(CallObserver):
+    def __init__(self) -> None:
+        self.retries: list[tuple[int | None, int, float]] = []
+        self.failures: list[tuple[int | None, bool]] = []
+
+    def retrying(self, notice: RetryNotice) -> None:
+        self.retries.append((notice.failure.status, notice.attempt, notice.wait))
+
+    def failed(self, error: SummarizerError, failure: CallFailure) -> None:
+        self.failures.append((failure.status, is_fatal(failure)))
+
+
+def test_an_observer_hears_each_retry_and_the_final_failure(
+    llm_server: LLMServer, protocol: Protocol
+) -> None:
+    """The hook the CLI's status line uses: the library itself prints nothing."""
+    llm_server.enqueue(Reply.error(529), Reply.error(503), Reply(text=SUMMARY))
+    watcher = _Watcher()
+    with observe_calls(watcher):
+        run(summarizer(llm_server, protocol, RecordingSleep()).summarize(request()))
+        assert watcher.retries == [(529, 1, 0.5), (503, 2, 1.0)]
+        assert watcher.failures == []
+        llm_server.enqueue(Reply.error(401, "bad key"))
+        with pytest.raises(SummarizerError):
+            run(summarizer(llm_server, protocol, RecordingSleep()).summarize(request()))
+    assert watcher.failures == [(401, True)]
+    llm_server.enqueue(Reply.error(401))
+    with pytest.raises(SummarizerError):  # outside the block: nobody is told
+        run(summarizer(llm_server, protocol, RecordingSleep()).summarize(request()))
+    assert watcher.failures == [(401, True)]
