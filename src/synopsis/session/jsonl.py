@@ -422,7 +422,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as error:
-        raise _about(error, target) from None
+        raise os_error_about(error, target) from None
     try:
         if mode is not None:
             os.fchmod(fd, mode)
@@ -435,7 +435,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     except OSError as error:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-        raise _about(error, target) from None
+        raise os_error_about(error, target) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
@@ -444,17 +444,11 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
         fsync_directory(directory)
 
 
-def _about(error: OSError, target: Path) -> OSError:
-    """``error`` naming the file being written, not the temporary file next to it."""
-    return OSError(error.errno, error.strerror, os.fspath(target))
-
-
-def name_os_error(error: OSError, path: str | os.PathLike[str]) -> OSError:
-    """``error`` naming ``path`` if it names no file (a failed ``write`` names none), so
-    that the message the user reads says which file could not be written."""
-    if error.filename is None:
-        error.filename = os.fspath(path)
-    return error
+def os_error_about(error: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``error`` naming the session file being written: a failed ``write`` names no file,
+    a failed temporary file names the temporary one; the user needs to read which of
+    their files could not be written."""
+    return OSError(error.errno, error.strerror, os.fspath(path))
 
 
 def fsync_directory(directory: Path) -> None:

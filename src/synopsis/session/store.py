@@ -38,7 +38,7 @@ from synopsis.session.jsonl import (
     dump_line,
     entry_problem,
     fsync_directory,
-    name_os_error,
+    os_error_about,
     parse_line,
     read_session_file,
     render_session,
@@ -195,7 +195,7 @@ class SessionWriter:
         try:
             self._append_locked(header, entry, line, check)
         except OSError as error:
-            raise name_os_error(error, self.path) from None
+            raise os_error_about(error, self.path) from None
 
     def _append_locked(
         self, header: SessionHeader, entry: Entry, line: bytes, check: ForeignCheck | None
