@@ -7,7 +7,7 @@ from typing import Annotated, cast
 
 import typer
 
-from synopsis.cli._app import app, console, warn, write_json
+from synopsis.cli._app import app, console, user_text, warn, write_json
 from synopsis.importers import FORMATS, SourceFormat, import_transcript
 
 
@@ -44,9 +44,11 @@ def import_(
     for line in report.summary_warnings():
         warn(line)
     console.print(
-        f"{out}: {report.entries} entries from a {report.source_format} transcript — "
-        f"{report.user_messages} user and {report.assistant_messages} assistant messages, "
-        f"{report.tool_calls} tool calls, {report.tool_results} results",
+        user_text(
+            f"{out}: {report.entries} entries from a {report.source_format} transcript — "
+            f"{report.user_messages} user and {report.assistant_messages} assistant "
+            f"messages, {report.tool_calls} tool calls, {report.tool_results} results"
+        ),
         highlight=False,
         soft_wrap=True,
     )

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from synopsis.cli._app import app, console, console_error, write_json
+from synopsis.cli._app import app, console, console_error, user_text, write_json
 from synopsis.cli.session_commands import FileArg, JsonOpt, load
 from synopsis.session.jsonl import write_atomically
 from synopsis.viewer import render_html
@@ -39,4 +39,6 @@ def view(
     if as_json:
         write_json({"output": str(out), "entries": len(session.entries), "bytes": len(page)})
         return
-    console.print(f"{out}: {len(session.entries):,} entries, {len(page):,} bytes", highlight=False)
+    console.print(
+        user_text(f"{out}: {len(session.entries):,} entries, {len(page):,} bytes"), highlight=False
+    )
