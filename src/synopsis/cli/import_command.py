@@ -8,6 +8,7 @@ from typing import Annotated, cast
 import typer
 
 from synopsis.cli._app import app, console, user_text, warn, write_json
+from synopsis.cli._status import working
 from synopsis.importers import FORMATS, SourceFormat, import_transcript
 
 
@@ -37,7 +38,8 @@ def import_(
     """Convert a Claude Code, Codex or OpenAI transcript into a Pi session file."""
     # import_transcript checks the name and says which formats there are.
     chosen = cast(SourceFormat | None, source_format)
-    report = import_transcript(file, out, source_format=chosen, overwrite=force)
+    with working(f"importing {file}"):  # a live line on a terminal: large files take a while
+        report = import_transcript(file, out, source_format=chosen, overwrite=force)
     if as_json:
         write_json({"output": str(out), **report.to_json()})
         return
