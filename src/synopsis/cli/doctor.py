@@ -35,7 +35,9 @@ def doctor(
         Path | None,
         typer.Option("-o", "--out", help="Where --repair writes the copy (never the input)."),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Let --repair replace an existing OUT.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --repair replace an existing OUT.")
+    ] = False,
 ) -> None:
     """Check a session file for damage; with --repair -o OUT, write a repaired copy."""
     if do_repair != (out is not None):
