@@ -21,6 +21,7 @@ from synopsis.session.jsonl import write_atomically
 from synopsis.summarizers.base import SummaryRequest, SummaryResult
 from synopsis.summarizers.embedded import EmbeddedSummarizer
 from tests.reliability._sessions import counter_ids, session_bytes
+from tests.synthetic import write_session
 
 _V1 = (
     b'{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00Z","cwd":"/"}\n'
@@ -232,7 +233,7 @@ def test_compact_session_prepares_again_or_refuses_when_the_file_moved_on(
     tmp_path: Path, on_stale: str
 ) -> None:
     path = tmp_path / "long.jsonl"
-    path.write_bytes(session_bytes(12, compact_after=None))
+    write_session(path, seed=5, entries=300)
     mine = open_session(path)
     theirs = open_session(path)
     summaries: list[int] = []
@@ -246,7 +247,7 @@ def test_compact_session_prepares_again_or_refuses_when_the_file_moved_on(
             summaries.append(len(request.messages))
             return await super().summarize(request)
 
-    settings = CompactionSettings(keep_recent_tokens=20)
+    settings = CompactionSettings(keep_recent_tokens=4000)
     if on_stale == "error":
         with pytest.raises(StaleSessionError):
             asyncio.run(compact_session(mine, Interleaving(), settings, on_stale="error"))
