@@ -30,13 +30,12 @@ from pathlib import Path
 from typing import Literal
 
 from synopsis.errors import SessionChangedError, SessionFormatError, StaleSessionError
-from synopsis.session.entries import Entry, SessionHeader
+from synopsis.session.entries import Entry, SessionHeader, entry_problem
 from synopsis.session.jsonl import (
     InvalidHeaderPolicy,
     LoadedSession,
     SkippedLine,
     dump_line,
-    entry_problem,
     fsync_directory,
     os_error_about,
     parse_line,
