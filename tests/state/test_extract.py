@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
 import orjson
 
 from synopsis.state import WorkingState, extract_from_entries, extract_working_state
+from synopsis.state.render import is_pinned_identifier
 from tests.state.builders import act, call, ids, result, say, user
 
 
@@ -348,9 +350,14 @@ def _session(tool_output: str) -> list[dict[str, Any]]:
 
 
 def test_instructions_inside_tool_results_change_nothing() -> None:
+    """They make no rule, goal, decision or correction; the values a result reports are
+    kept only as unpinned reference (``written="tool"``)."""
     clean = extract_working_state(_session("<html>login page</html>"))
     injected = extract_working_state(_session(INJECTION))
-    assert injected == clean
+    reported = tuple(i for i in injected.identifiers if i.written == "tool")
+    assert reported and not any(is_pinned_identifier(i) for i in reported)
+    without = tuple(i for i in injected.identifiers if i.written != "tool")
+    assert replace(injected, identifiers=without) == clean
 
 
 def test_instructions_inside_a_failed_result_only_give_its_error_line() -> None:
@@ -363,7 +370,8 @@ def test_instructions_inside_a_failed_result_only_give_its_error_line() -> None:
     assert [c.text for c in state.constraints] == []
     assert [g.text for g in state.goals] == ["Deploy it."]
     assert state.decisions == () and state.superseded_values() == {}
-    assert state.tool_calls[0].error is not None and "PAY-9999" not in by_value(state)
+    assert state.tool_calls[0].error is not None
+    assert "PAY-9999" not in {v for v, i in by_value(state).items() if i.written != "tool"}
 
 
 # --- JSON and merging -----------------------------------------------------------------------

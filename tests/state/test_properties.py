@@ -10,7 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synopsis.state import WorkingState, extract_working_state
+from synopsis.state._text import one_line
 from synopsis.state.guard import guard_summary, pinned_facts
+from synopsis.state.render import stale_note
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.embedded import EmbeddedSummarizer
 from tests.state.builders import ids
@@ -137,8 +139,10 @@ def test_extraction_in_two_pieces_equals_one(messages: list[Any], cut: int) -> N
 def test_embedded_summary_keeps_every_current_rule(messages: list[Any], kind: SummaryKind) -> None:
     request = SummaryRequest(kind, "", messages, max_tokens=50)
     text = asyncio.run(EmbeddedSummarizer().summarize(request)).text
-    for rule in extract_working_state(messages).current_constraints():
-        assert rule.text in text
+    state = extract_working_state(messages)
+    for rule in state.current_constraints():
+        # verbatim, except that a value the user replaced is cut from it
+        assert stale_note(one_line(rule.text), state.superseded_values()) in text
 
 
 @slow

@@ -18,6 +18,8 @@ from synopsis.cli._app import app, console, console_error, user_text, write_json
 from synopsis.cli._status import working
 from synopsis.errors import SettingsError, SynopsisError
 from synopsis.eval.compactors import DEFAULT_COMPACTORS, MODEL_PREFIX, make_compactor
+from synopsis.eval.corpus import CONDITIONS, STAGES, load_corpus, run_corpus
+from synopsis.eval.corpus_report import corpus_json, extractor_table, kinds_table, rounds_table
 from synopsis.eval.html import render_html
 from synopsis.eval.report import aggregate, report_json
 from synopsis.eval.runner import DEFAULT_ROUNDS, parse_budget, run_benchmark
@@ -88,8 +90,19 @@ def eval_command(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report.")
     ] = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option(
+            "--corpus",
+            metavar="DIR",
+            help="Score a folder of labelled conversations instead (fidelity corpus format).",
+        ),
+    ] = None,
 ) -> None:
     """Measure what compaction loses: planted canaries, repeated compaction, baselines."""
+    if corpus is not None:
+        _corpus_command(corpus, as_json)
+        return
     try:
         names = _items(compactors, "--compactors") + [MODEL_PREFIX + m for m in model or ()]
         chosen = [make_compactor(name, base_url=base_url) for name in dict.fromkeys(names)]
@@ -155,3 +168,37 @@ def eval_command(
             + (f"; HTML report: {html}" if html is not None else "")
         )
     )
+
+
+def _corpus_command(folder: Path, as_json: bool) -> None:
+    """``--corpus DIR``: replay each labelled case in stages through compact_messages."""
+    try:
+        cases = load_corpus(folder)
+    except SynopsisError as error:
+        console_error(str(error))
+        raise typer.Exit(2) from None
+    began = time.perf_counter()
+    results = asyncio.run(run_corpus(cases))
+    wall = time.perf_counter() - began
+    config: dict[str, Any] = {
+        "corpus": str(folder),
+        "cases": len(cases),
+        "stages": list(STAGES),
+        "conditions": [
+            {
+                "name": c.name,
+                "keepShare": c.keep_share,
+                "summaryShare": c.summary_share,
+                "budgetShare": c.budget_share,
+            }
+            for c in CONDITIONS
+        ],
+        "seconds": round(wall, 3),
+    }
+    if as_json:
+        write_json(corpus_json(results, config))
+        return
+    console.print(rounds_table(results, f"{folder}: {len(cases)} cases, embedded summarizer"))
+    console.print(kinds_table(results))
+    console.print(extractor_table(results))
+    console.print(f"{len(cases)} cases × {len(CONDITIONS)} conditions in {wall:.1f} s")

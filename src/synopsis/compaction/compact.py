@@ -21,6 +21,7 @@ from synopsis.compaction.serialize import serialize_conversation
 from synopsis.messages import DEFAULT_WRAPPING, AgentMessage, SummaryWrapping, convert_to_llm
 from synopsis.state import WorkingState, extract_working_state
 from synopsis.state.guard import GuardResult, guard_summary
+from synopsis.state.secrets import redact
 from synopsis.summarizers.base import (
     Summarizer,
     SummaryKind,
@@ -68,13 +69,14 @@ def summary_request(
     previous_state: WorkingState | None = None,
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
+    redact_secrets: bool = True,
 ) -> SummaryRequest:
-    """A request carrying both the transcript a model reads and the structured messages."""
+    """A request carrying both the transcript a model reads and the structured messages
+    (credentials in the transcript replaced by references, unless told otherwise)."""
+    conversation = serialize_conversation(convert_to_llm(messages, wrapping), mark_untrusted=True)
     return SummaryRequest(
         kind=kind,
-        conversation=serialize_conversation(
-            convert_to_llm(messages, wrapping), mark_untrusted=True
-        ),
+        conversation=redact(conversation) if redact_secrets else conversation,
         messages=tuple(messages),
         previous_summary=previous_summary,
         previous_state=previous_state,
@@ -118,6 +120,7 @@ async def summarize_in_chunks(
     input_limit: int | None,
     custom_instructions: str | None,
     wrapping: SummaryWrapping,
+    redact_secrets: bool = True,
 ) -> SummaryResult:
     """Summarize ``messages``; in several calls when they exceed the summarizer's input.
 
@@ -139,6 +142,7 @@ async def summarize_in_chunks(
             previous_state=previous_state if summary == previous_summary else None,
             custom_instructions=custom_instructions,
             wrapping=wrapping,
+            redact_secrets=redact_secrets,
         )
         result = await summarizer.summarize(request)
         summary, usage = result.text, usage + result.usage
@@ -193,6 +197,9 @@ async def compact(
         history_limit = summary_max_tokens
         prefix_limit = int(summary_max_tokens * TURN_PREFIX_OUTPUT_SHARE / HISTORY_OUTPUT_SHARE)
     previous = preparation.previous_summary
+    redact_secrets = preparation.settings.redact_secrets
+    if previous and redact_secrets:
+        previous = redact(previous)
     if previous_state is None:
         previous_state = _previous_state(preparation.previous_details)
     input_limit = getattr(summarizer, "max_input_tokens", None)
@@ -207,6 +214,7 @@ async def compact(
             input_limit=input_limit,
             custom_instructions=custom_instructions,
             wrapping=wrapping,
+            redact_secrets=redact_secrets,
         )
 
     prefix = preparation.turn_prefix_messages
@@ -217,6 +225,7 @@ async def compact(
             max_tokens=prefix_limit,
             custom_instructions=custom_instructions,
             wrapping=wrapping,
+            redact_secrets=redact_secrets,
         )
         if preparation.messages_to_summarize:
             history, turn = await asyncio.gather(
@@ -239,14 +248,22 @@ async def compact(
             [*preparation.messages_to_summarize, *preparation.turn_prefix_messages],
             entry_ids=preparation.source_entry_ids,
             previous=previous_state,
+            redact_secrets=redact_secrets,
+        )
+        # The kept messages may correct what the summarized ones said: the checkpoint
+        # must not state a value the conversation after it replaces.
+        later = extract_working_state(
+            preparation.kept_messages, previous=state, redact_secrets=redact_secrets
         )
         # the whole checkpoint, guard additions and file lists included, fits the budget
         budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
         tail = format_file_lists(read_files, modified_files)
-        checked = guard_summary(text, state, max_chars=budget * 4 - len(tail))
+        checked = guard_summary(text, state, later=later, max_chars=budget * 4 - len(tail))
         text = checked.text
         details["workingState"] = state.to_json()
         details["guard"] = checked.to_json()
+    if redact_secrets:  # a model may have copied one from the transcript or the old summary
+        text = redact(text)
     summary = text + format_file_lists(read_files, modified_files)
     return CompactionResult(
         summary=summary,

@@ -11,6 +11,7 @@ their bulk; the marker says how much was cut. Argument values are rendered exact
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -22,6 +23,17 @@ TOOL_RESULT_LABEL = "[Tool result]: "
 UNTRUSTED_TOOL_RESULT_LABEL = "[Tool result (untrusted data)]: "
 """Used in what model summarizers read: tool output (files, web pages, command output)
 was written by no one we trust, and the label says so where the text stands."""
+
+
+_ROLE_LABEL = re.compile(
+    r"^([ \t]*)\[(User|Assistant(?: thinking| tool calls)?|Tool result[^\]\n]*)\]:", re.MULTILINE
+)
+
+
+def unforgeable(text: str) -> str:
+    """Untrusted text in which no line can pass for a transcript label: a line of tool
+    output that starts with ``[User]:`` is shown as ``\\[User]:``."""
+    return _ROLE_LABEL.sub(r"\1\\[\2]:", text) if "]:" in text else text
 
 
 def _tool_call_text(call: dict[str, Any]) -> str:
@@ -79,7 +91,7 @@ def iter_serialized_parts(
         elif role == "toolResult":
             text = _tool_result_text(message)
             if text:
-                yield result_label + text
+                yield result_label + (unforgeable(text) if mark_untrusted else text)
 
 
 PART_SEPARATOR = "\n\n"

@@ -45,6 +45,9 @@ class CompactionSettings:
     token_counter: TokenCounter = PI_ESTIMATE
     """Estimates the messages that no reported usage covers, for the threshold decision
     (Pi's characters / 4 by default; see :func:`synopsis.token_counters.token_counter`)."""
+    redact_secrets: bool = True
+    """Replace credentials (API keys, tokens, passwords, private keys) by a reference to
+    their entry in every checkpoint, its ``details`` and what a model summarizer reads."""
 
     @classmethod
     def for_window(

@@ -42,6 +42,22 @@ def window(sentence: str, at: int, limit: int = MAX_SENTENCE) -> str:
     return sentence[start:end].strip()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""Control characters, line and paragraph separators, and lone surrogates (which no
+encoder can write)."""
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_TAG = re.compile(r"<(?=/?[A-Za-z][\w-]*(?:\s[^<>]*)?>)")
+
+
+def one_line(text: str) -> str:
+    """``text`` as one checkpoint line: control characters and line breaks escaped
+    (``\\n``, ``\\u0007``) and tags defused (``<summary>`` → ``‹summary>``), so content —
+    a tool name, a path, a quoted error — can open no section and close no wrapper."""
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
+    return _TAG.sub("‹", text) if "<" in text else text
+
+
 def cap(text: str, limit: int) -> str:
     """The first ``limit`` characters of ``text`` (a verbatim prefix)."""
     return text if len(text) <= limit else text[:limit].rstrip()
@@ -79,6 +95,26 @@ def find_value(text: str, value: str, start: int = 0) -> int:
 
 def contains_value(text: str, value: str) -> bool:
     return find_value(text, value) >= 0
+
+
+_OLD_MARK = re.compile(
+    r"(?:[,;]?\s*\b(?:not|rather than|instead of|from|was|no longer|previously)\s+"
+    r"(?:the\s+|around\s+|about\s+)?|[，,]?\s*(?:不是|而不是|原来是|从))$",
+    re.IGNORECASE,
+)
+
+
+def cut_value(text: str, value: str) -> str:
+    """``text`` with each whole-token ``value`` removed: with the word before it that marks
+    it as the old one ("not", "from", "不是"), else replaced by "…"."""
+    at = find_value(text, value)
+    while at >= 0:
+        mark = _OLD_MARK.search(text, 0, at)
+        start = mark.start() if mark is not None else at
+        filler = "" if mark is not None else "…"
+        text = text[:start] + filler + text[at + len(value) :]
+        at = find_value(text, value, start + len(filler))
+    return text
 
 
 # --- sentences ------------------------------------------------------------------------------

@@ -19,6 +19,9 @@ from synopsis.state.model import Identifier, Source
 
 _TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
 NOT_FROM_ASSISTANT = frozenset({"path", "color"})
+MAX_REPORTED = 12
+"""Values kept from one tool result (the first ones: replies lead with what matters)."""
+MAX_REPORTED_CHARS = 8000
 """Kinds too common in the assistant's prose to be worth keeping from it."""
 
 
@@ -173,6 +176,15 @@ class ValueBook:
                 )
                 self._supersede(pat.Found("value", old, 0, 0), slot, new, entry_id, context)
 
+    def retire(self, old: str, new: str) -> None:
+        """``old`` was replaced by ``new`` (an update of the same kind of value): remembered
+        as superseded, so no checkpoint line states it as current."""
+        record = self.identifiers.get(old)
+        if record is None:
+            self.identifiers[old] = Identifier(old, "value", None, "user", "", None, new)
+        elif record.superseded_by is None:
+            self.identifiers[old] = replace(record, superseded_by=new)
+
     # --- what others say ----------------------------------------------------------------------
 
     def values(
@@ -196,6 +208,21 @@ class ValueBook:
             self.identifiers[item.value] = Identifier(
                 item.value, item.kind, entry_id, source, context
             )
+
+    def reported(self, text: str, entry_id: str | None, limit: int = MAX_REPORTED) -> None:
+        """Values a tool reported (an order id in a JSON reply, a version in a listing):
+        the first ``limit`` new ones of a result, kept as reference, never pinned."""
+        added = 0
+        for item in pat.find_identifiers(text[:MAX_REPORTED_CHARS]):
+            if added >= limit:
+                return
+            if item.kind in NOT_FROM_ASSISTANT or item.value in self.identifiers:
+                continue
+            context = sentence_around(text, item.start)
+            self.identifiers[item.value] = Identifier(
+                item.value, item.kind, entry_id, "tool", context, written="tool"
+            )
+            added += 1
 
     def summary_value(self, kind: str, value: str, context: str, entry_id: str | None) -> None:
         """A value an earlier checkpoint states, with the slot its context gives it."""

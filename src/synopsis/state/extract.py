@@ -23,6 +23,7 @@ from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
 from synopsis.state import _patterns as pat
 from synopsis.state import _progress
+from synopsis.state import statements as st
 from synopsis.state._text import (
     MAX_SENTENCE,
     digest,
@@ -37,11 +38,12 @@ from synopsis.state.model import (
     STRONG_KINDS,
     Constraint,
     Decision,
+    Fact,
     Folded,
     Goal,
-    Source,
     WorkingState,
 )
+from synopsis.state.secrets import redact_value
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
     IDENTIFIER_LINE,
@@ -66,12 +68,15 @@ def extract_working_state(
     *,
     entry_ids: Sequence[str | None] | None = None,
     previous: WorkingState | None = None,
+    redact_secrets: bool = True,
 ) -> WorkingState:
     """The working state of ``messages``, merged onto ``previous`` when given.
 
     ``entry_ids[i]``, when given, is the id of the entry ``messages[i]`` came from; it is
     recorded with each fact (a shorter list leaves the rest without ids). Messages of any
-    shape are accepted: what cannot be read is skipped, nothing raises.
+    shape are accepted: what cannot be read is skipped, nothing raises. With
+    ``redact_secrets`` (the default) credentials are replaced by a reference to their
+    entry before anything is read (:mod:`synopsis.state.secrets`).
     """
     builder = _Builder(previous or WorkingState())
     ids = list(entry_ids) if entry_ids is not None else []
@@ -79,12 +84,15 @@ def extract_working_state(
         if not isinstance(message, dict):
             continue
         raw_id = ids[index] if index < len(ids) else None
-        builder.add(message, raw_id if isinstance(raw_id, str) else None)
+        entry_id = raw_id if isinstance(raw_id, str) else None
+        if redact_secrets:
+            message = redact_value(message, entry_id)
+        builder.add(message, entry_id)
     return builder.build()
 
 
 def extract_from_entries(
-    entries: Iterable[Any], *, previous: WorkingState | None = None
+    entries: Iterable[Any], *, previous: WorkingState | None = None, redact_secrets: bool = True
 ) -> WorkingState:
     """The working state of session entries (a branch or a slice of one), with their ids."""
     messages: list[Any] = []
@@ -97,7 +105,9 @@ def extract_from_entries(
             messages.append(message)
             entry_id = entry.get("id")
             ids.append(entry_id if isinstance(entry_id, str) else None)
-    return extract_working_state(messages, entry_ids=ids, previous=previous)
+    return extract_working_state(
+        messages, entry_ids=ids, previous=previous, redact_secrets=redact_secrets
+    )
 
 
 def goal_text(line: str) -> str:
@@ -152,6 +162,7 @@ class _Builder:
         self.goals = {g.text: g for g in state.goals}
         self.constraints = {normalize_ws(c.text): c for c in state.constraints}
         self.decisions = {d.text: d for d in state.decisions}
+        self.facts = {normalize_ws(f.text): f for f in state.facts}
         self.next_steps = state.next_steps
         self.values = ValueBook(state.identifiers)
         self.tools = ToolLedger(state)
@@ -169,6 +180,7 @@ class _Builder:
             self._assistant(message, entry_id)
         elif role == "toolResult":
             self.tools.result(message, entry_id)
+            self.values.reported(text_of(message, "\n"), entry_id)
         elif role == "bashExecution":
             command = self.tools.shell(message, entry_id)
             if command:
@@ -181,17 +193,27 @@ class _Builder:
     # --- the user ---------------------------------------------------------------------------
 
     def _user(self, text: str, entry_id: str | None) -> None:
+        """Segment the turn and attribute its parts: only what the user typed states rules,
+        goals and facts; a pasted document or a harness' text is at most reference."""
         if not text.strip():
             return
-        words = prose(text)
-        low_words = pat.lower_same(words)
-        request = self._goal(words, entry_id)
-        for choice in _progress.user_choices(words, short_reply=not request):
+        parts = st.segment(text)
+        for part in parts:
+            if part.written == "pasted":
+                self.values.values(part.text[:4000], entry_id, "tool", STRONG_KINDS)
+        typed = "\n\n".join(part.text for part in parts if part.written == "typed")
+        if not typed.strip():
+            return
+        low = pat.lower_same(typed)
+        request = self._goal(typed, entry_id)
+        for choice in _progress.user_choices(prose(typed), short_reply=not request):
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
-        self._constraints(words, low_words, entry_id, "user")
-        low = low_words if words is text else pat.lower_same(text)
-        self.values.user_values(text, low, entry_id)
+        self._statements(typed, low, entry_id)
+        self.values.user_values(typed, low, entry_id)
+        verbatim = st.verbatim_message(typed)
+        if verbatim is not None:
+            self._add_fact(Fact(verbatim, entry_id, classes=()))
 
     def _goal(self, text: str, entry_id: str | None) -> bool:
         """Record a new request; returns whether the message was one."""
@@ -232,23 +254,86 @@ class _Builder:
             if _progress.is_finished(outcome):
                 self.tools.close_request(self.tools.request)
 
-    def _constraints(self, text: str, low: str, entry_id: str | None, source: Source) -> None:
-        if not (pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low)):
+    def _statements(self, text: str, low: str, entry_id: str | None) -> None:
+        """Classify each typed sentence; keep rules as whole statements and facts verbatim;
+        let an update supersede the earlier statement of the same kind of value."""
+        spans = sentences(text)
+        # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
+        # each of its value-bearing sentences an update.
+        updating = any(st.is_update(low[start:end]) for start, end in spans)
+        for index, (start, end) in enumerate(spans):
+            sentence, sentence_low = text[start:end], low[start:end]
+            kind = st.classify(sentence, sentence_low)
+            if kind in ("question", "other"):
+                continue
+            if kind == "rule":
+                record_text = st.statement(text, spans, index, start + _rule_at(sentence_low))
+            else:
+                record_text = window(sentence, 0)
+            key = normalize_ws(record_text)
+            if key in self.constraints or key in self.facts:
+                continue  # merged before: its update, too, is already applied
+            if updating:
+                self._supersede(sentence, entry_id)
+            if kind == "rule":
+                self.constraints[key] = Constraint(record_text, entry_id, "user")
+            else:
+                classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
+                self._add_fact(Fact(record_text, entry_id, classes=classes))
+
+    def _add_fact(self, fact: Fact) -> None:
+        key = normalize_ws(fact.text)
+        if key not in self.facts and key not in self.constraints:
+            self.facts[key] = fact
+
+    def _supersede(self, sentence: str, entry_id: str | None) -> None:
+        """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each class of
+        value it states, the latest earlier statement of that class — preferring one about
+        the same subject — and the values that statement held."""
+        if st.keeps_value(pat.lower_same(sentence)):
             return
-        for start, end in sentences(text):
-            if text[end - 1] in "?？":
+        new_values = st.value_classes(sentence)
+        if not new_values:
+            return
+        marker = entry_id or "a later statement"
+        words = _subject_words(sentence)
+        for value_class, new_value in dict(reversed(new_values)).items():
+            candidates: list[tuple[str, str, str]] = []  # (store, key, text)
+            for key, fact in self.facts.items():
+                if fact.superseded_by is None and value_class in fact.classes:
+                    candidates.append(("fact", key, fact.text))
+            for key, rule in self.constraints.items():
+                if (
+                    rule.superseded_by is None
+                    and rule.source == "user"
+                    and any(c == value_class for c, _ in st.value_classes(rule.text))
+                ):
+                    candidates.append(("rule", key, rule.text))
+            candidates = [c for c in candidates if normalize_ws(sentence) not in c[1]]
+            if not candidates:
                 continue
-            sentence_low = low[start:end]
-            masked = sentence_low
-            if pat.NOT_A_RULE.search(sentence_low):
-                masked = pat.NOT_A_RULE.sub(lambda m: " " * len(m.group()), sentence_low)
-            match = pat.CONSTRAINT_EN.search(masked) or pat.CONSTRAINT_ZH.search(masked)
-            if match is None:
-                continue
-            rule = window(text[start:end], match.start())
-            key = normalize_ws(rule)
-            if key not in self.constraints:
-                self.constraints[key] = Constraint(rule, entry_id, source)
+            about = [c for c in candidates if words & _subject_words(c[2])]
+            store, key, old_text = (about or candidates)[-1]
+            updated = {c for c, _ in new_values}
+            if {c for c, _ in st.value_classes(old_text)} <= updated:
+                # Everything it stated is restated: the statement itself is replaced. One
+                # that also holds other values ("by March 15, to 588 West Road") stays,
+                # with only the replaced value cut from it.
+                if store == "fact":
+                    self.facts[key] = replace(self.facts[key], superseded_by=marker)
+                else:
+                    self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
+            old_days: set[tuple[int, int]] = set()
+            for old_class, old_value in st.value_classes(old_text):
+                if old_class == value_class and old_value != new_value:
+                    self.values.retire(old_value, new_value)
+                    day = st.date_key(old_value) if old_class == "date" else None
+                    if day is not None and day != st.date_key(new_value):
+                        old_days.add(day)
+            if old_days:  # the same day as a tool wrote it ("2026-03-06" for "3月6日")
+                for identifier in list(self.values.identifiers.values()):
+                    if identifier.kind == "date" and st.date_key(identifier.value) in old_days:
+                        self.values.retire(identifier.value, new_value)
 
     # --- the assistant ------------------------------------------------------------------------
 
@@ -352,6 +437,7 @@ class _Builder:
             tool_calls=tuple(calls),
             files=tuple(self.tools.files.values()),
             decisions=tuple(decisions),
+            facts=tuple(self.facts.values()),
             next_steps=self.next_steps,
             failed_approaches=tuple(self.failed.values())[-MAX_DECISIONS:],
             folded=Folded(
@@ -361,6 +447,25 @@ class _Builder:
                 ok_calls_by_tool=tuple(self.tools.ok_by_tool.items()),
             ),
         )
+
+
+_WORD = re.compile(r"[a-z]{4,}|[\u4e00-\u9fff]{2}")
+_COMMON = frozenset(
+    {"that", "this", "with", "from", "have", "will", "just", "please", "also", "they", "them",
+     "then", "there", "what", "when", "about", "after", "before", "into", "your", "make",
+     "change", "changed", "moved", "instead", "actually", "update", "now", "still"}
+)  # fmt: skip
+
+
+def _subject_words(text: str) -> set[str]:
+    """Content words (and CJK pairs) of a sentence: what it is about, roughly."""
+    return {w for w in _WORD.findall(pat.lower_same(text)) if w not in _COMMON}
+
+
+def _rule_at(sentence_low: str) -> int:
+    """Where a rule's rule word stands in its sentence (0 when found by a rule record)."""
+    match = pat.CONSTRAINT_EN.search(sentence_low) or pat.CONSTRAINT_ZH.search(sentence_low)
+    return match.start() if match is not None else 0
 
 
 def _last(digests: dict[str, None]) -> tuple[str, ...]:

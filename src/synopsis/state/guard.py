@@ -12,19 +12,21 @@ summarizer wrote is otherwise kept as it is, and the result says what the guard 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from synopsis.state._text import contains_value, normalize_ws
+from synopsis.state._text import contains_value, normalize_ws, one_line
 from synopsis.state.model import WorkingState
 from synopsis.state.render import (
+    FACT_LABEL,
     constraint_line,
     error_line,
+    fact_line,
     identifier_line,
     is_pinned_identifier,
     pinned_goals,
     stale_note,
+    states_stale,
 )
 from synopsis.state.sections import (
     CHECKPOINT_ORDER,
@@ -32,15 +34,18 @@ from synopsis.state.sections import (
     TURN_SPLIT,
     Heading,
     headings,
+    item_text,
     section_end,
+    split_entry_suffix,
     split_tail,
     unfenced,
 )
+from synopsis.state.statements import without_old_values
 
 MAX_PINNED_ERRORS = 20
 """The most recent open failures the guard insists on (older ones stay in the state)."""
 
-FactKind = Literal["goal", "constraint", "identifier", "error"]
+FactKind = Literal["goal", "constraint", "fact", "identifier", "error"]
 
 _FALLBACK_SECTIONS = {
     "goal": ("goal", "original_request"),
@@ -48,7 +53,6 @@ _FALLBACK_SECTIONS = {
     "critical": ("critical", "suffix_context"),
     "blocked": ("blocked",),
 }
-_MARKED = re.compile(r"supersede", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,47 +108,76 @@ class GuardResult:
 
 
 def pinned_facts(state: WorkingState) -> list[PinnedFact]:
-    """What :func:`guard_summary` insists on, in the order it restores it."""
+    """What :func:`guard_summary` insists on, in the order it restores it.
+
+    Only the state's own records are pinned, never text read back from a checkpoint
+    (source ``summary``) nor anything a model wrote: the guard cannot promote an invented
+    rule. Replaced values are cut from the pinned text, as from every checkpoint line.
+    """
     stale = state.superseded_values()
     facts: list[PinnedFact] = []
     by_text = {g.text: g for g in state.goals}
     for text in pinned_goals(state):
         goal = by_text[text]
-        facts.append(
-            PinnedFact("goal", text, stale_note(f"- {text}", stale), "goal", goal.entry_id)
-        )
+        shown = one_line(stale_note(text, stale))
+        if shown.strip(" …"):
+            facts.append(PinnedFact("goal", shown, f"- {shown}", "goal", goal.entry_id))
     for constraint in state.current_constraints():
-        if constraint.source == "summary":
-            continue  # read back from a checkpoint's text: untrusted, never pinned alone
-        line = constraint_line(stale_note(constraint.text, stale), constraint.entry_id)
-        facts.append(
-            PinnedFact("constraint", constraint.text, line, "constraints", constraint.entry_id)
-        )
+        if constraint.source != "user" or constraint.written != "typed":
+            continue  # read back from a checkpoint, or not typed by the user: never pinned
+        shown = one_line(stale_note(constraint.text, stale))
+        line = constraint_line(shown, constraint.entry_id)
+        facts.append(PinnedFact("constraint", shown, line, "constraints", constraint.entry_id))
+    for fact in state.current_facts():
+        if fact.source == "user" and fact.written == "typed":
+            shown = one_line(without_old_values(stale_note(fact.text, stale)))
+            facts.append(PinnedFact("fact", shown, fact_line(shown), "critical", fact.entry_id))
     for identifier in state.identifiers:
         if is_pinned_identifier(identifier):
             line = identifier_line(identifier, stale)
             facts.append(
-                PinnedFact("identifier", identifier.value, line, "critical", identifier.entry_id)
+                PinnedFact(
+                    "identifier", one_line(identifier.value), line, "critical", identifier.entry_id
+                )
             )
     for record in state.open_errors()[-MAX_PINNED_ERRORS:]:
         if record.error:
+            shown = one_line(stale_note(record.error, stale))
             line = stale_note(error_line(record), stale)
-            facts.append(PinnedFact("error", record.error, line, "blocked", record.entry_id))
+            facts.append(PinnedFact("error", shown, line, "blocked", record.entry_id))
     return facts
 
 
 def guard_summary(
-    summary: str, state: WorkingState, *, max_chars: int | None = None
+    summary: str,
+    state: WorkingState,
+    *,
+    later: WorkingState | None = None,
+    max_chars: int | None = None,
 ) -> GuardResult:
-    """``summary`` with every missing pinned fact restored and replaced values marked.
+    """``summary`` with every missing pinned fact restored and replaced values cut.
 
-    With ``max_chars`` the result, restored facts included, is cut back to that size:
-    detail lines go first (Done, Critical Context, Failed Approaches, Key Decisions …),
-    lines that state a pinned fact and the rules never go (see :func:`trim_to`).
+    ``later`` is the state with the messages kept after the checkpoint merged in: a value
+    they correct is not restored and is cut from the checkpoint too, so the checkpoint
+    never contradicts the conversation that follows it. With ``max_chars`` the result,
+    restored facts included, is cut back to that size: detail lines go first (Done,
+    Critical Context, Failed Approaches, Key Decisions …), lines that state a pinned fact
+    and the rules never go (see :func:`trim_to`).
     """
+    current = later or state
+    stale = current.superseded_values()
+    retired = current.retired_texts()
     flat = normalize_ws(summary)
     missing: dict[str, list[PinnedFact]] = {}
     for fact in pinned_facts(state):
+        if later is not None and (
+            normalize_ws(fact.text) in retired or states_stale(fact.line, stale)
+        ):
+            continue  # corrected by a message the checkpoint is followed by
+        if later is not None:
+            fact = replace(
+                fact, text=stale_note(fact.text, stale), line=stale_note(fact.line, stale)
+            )
         if not _present(fact, summary, flat):
             missing.setdefault(fact.section, []).append(fact)
 
@@ -154,7 +187,7 @@ def guard_summary(
 
     restored: list[GuardChange] = []
     lines = body.split("\n")
-    for section in ("goal", "constraints", "blocked", "critical"):
+    for section in ("constraints", "goal", "blocked", "critical"):
         facts = missing.get(section)
         if not facts:
             continue
@@ -164,7 +197,7 @@ def guard_summary(
         )
 
     stale_changes: list[GuardChange] = []
-    marked = _mark_stale("\n".join(lines) + split_part, state, stale_changes)
+    marked = _mark_stale("\n".join(lines) + split_part, current, stale_changes)
     if max_chars is not None:
         marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned_facts(state)])
     return GuardResult(marked + tail, tuple(restored), tuple(stale_changes))
@@ -278,18 +311,31 @@ def _new_section(
 
 
 def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> str:
+    """Lines that state a replaced value: dropped when they do not state its replacement
+    too, else the old value is cut out (corrected information leaves the checkpoint)."""
     stale = state.superseded_values()
-    if not stale:
+    retired = state.retired_texts()
+    if not stale and not retired:
         return text
     lines = text.split("\n")
     section = ""
-    for index, line in unfenced(lines):
+    keep: list[str] = []
+    fenced = {index for index, _ in unfenced(lines)}
+    for index, line in enumerate(lines):
+        if index not in fenced:
+            keep.append(line)
+            continue
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        if _MARKED.search(line):
-            continue
+        body = normalize_ws(split_entry_suffix(item_text(line))[0])
         stated = [old for old in stale if contains_value(line, old)]
-        if stated:
-            lines[index] = stale_note(line, stale)
-            changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
-    return "\n".join(lines)
+        if body in retired:
+            changes.append(GuardChange("marked", "superseded", body, section))
+            continue
+        if not stated:
+            keep.append(line)
+            continue
+        changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
+        if line.startswith(("#", FACT_LABEL)) or not states_stale(line, stale):
+            keep.append(stale_note(line, stale))
+    return "\n".join(keep)

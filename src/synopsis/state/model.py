@@ -24,6 +24,10 @@ STATE_VERSION = 1
 
 ToolStatus = Literal["ok", "error", "pending"]
 Source = Literal["user", "assistant", "tool", "summary"]
+Written = Literal["typed", "pasted", "tool", "harness", "summary"]
+"""How a text came to be in the log: typed by the user, pasted by the user (code, long
+documents), produced by a tool, injected by the harness, or read back from a checkpoint.
+Only typed text can become a rule, goal, preference or fact of the user's."""
 
 _T = TypeVar("_T")
 
@@ -49,6 +53,26 @@ class Constraint:
     entry_id: str | None = None
     source: Source = "user"
     """``summary`` when it was read back from an earlier checkpoint's constraints."""
+    written: Written = "typed"
+    superseded_by: str | None = None
+    """The entry (or text) of a later statement that changed the value this rule states."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A statement of the user's with specific values or names, verbatim.
+
+    ``classes`` are the kinds of value it states (``date``, ``count:people``, ``address``
+    …): a later update of the same class supersedes it. A superseded fact leaves the
+    checkpoint text and stays here, with ``superseded_by``, for audit.
+    """
+
+    text: str
+    entry_id: str | None = None
+    source: Source = "user"
+    written: Written = "typed"
+    classes: tuple[str, ...] = ()
+    superseded_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +93,9 @@ class Identifier:
     superseded_by: str | None = None
     asserted_in: tuple[str, ...] = ()
     """Entries that stated this value for its slot (makes re-merging a no-op)."""
+    written: Written = "typed"
+    """``tool`` for a value a tool reported in its output: kept while there is room,
+    never pinned (a log holds many ids; the user's and the calls' own values are pinned)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +167,7 @@ class WorkingState:
     tool_calls: tuple[ToolCallRecord, ...] = ()
     files: tuple[FileRecord, ...] = ()
     decisions: tuple[Decision, ...] = ()
+    facts: tuple[Fact, ...] = ()
     next_steps: tuple[str, ...] = ()
     """Intentions the assistant stated last ("next, I'll …")."""
     failed_approaches: tuple[Decision, ...] = ()
@@ -170,16 +198,27 @@ class WorkingState:
         ("keep it under $500, not $800") and stays.
         """
         stale = self.superseded_values()
+        live = tuple(c for c in self.constraints if c.superseded_by is None)
         if not stale:
-            return self.constraints
+            return live
         return tuple(
             c
-            for c in self.constraints
+            for c in live
             if not any(
                 contains_value(c.text, old) and not contains_value(c.text, new)
                 for old, new in stale.items()
             )
         )
+
+    def current_facts(self) -> tuple[Fact, ...]:
+        return tuple(f for f in self.facts if f.superseded_by is None)
+
+    def retired_texts(self) -> frozenset[str]:
+        """Whitespace-normalized texts of facts and rules a later statement superseded:
+        a checkpoint line that repeats one is corrected information and is left out."""
+        facts = [f.text for f in self.facts if f.superseded_by is not None]
+        rules = [c.text for c in self.constraints if c.superseded_by is not None]
+        return frozenset(" ".join(text.split()) for text in (*facts, *rules))
 
     def open_errors(self) -> tuple[ToolCallRecord, ...]:
         """Failed calls that nothing later resolved: no later success of the same file,
@@ -213,6 +252,8 @@ class WorkingState:
                         "text": c.text,
                         "entryId": c.entry_id,
                         "source": None if c.source == "user" else c.source,
+                        "written": None if c.written == "typed" else c.written,
+                        "supersededBy": c.superseded_by,
                     }
                 )
                 for c in self.constraints
@@ -221,6 +262,7 @@ class WorkingState:
             "toolCalls": [_tool_call_json(t) for t in self.tool_calls],
             "files": [_file_json(f) for f in self.files],
             "decisions": [_decision_json(d) for d in self.decisions],
+            "facts": [_fact_json(f) for f in self.facts],
             "nextSteps": list(self.next_steps),
             "failedApproaches": [_decision_json(d) for d in self.failed_approaches],
             "folded": {
@@ -246,6 +288,7 @@ class WorkingState:
             tool_calls=_items(data.get("toolCalls"), _tool_call_from),
             files=_items(data.get("files"), _file_from),
             decisions=_items(data.get("decisions"), _decision_from),
+            facts=_items(data.get("facts"), _fact_from),
             next_steps=tuple(_strings(data.get("nextSteps"))),
             failed_approaches=_items(data.get("failedApproaches"), _decision_from),
             folded=Folded(
@@ -273,6 +316,19 @@ def _decision_json(d: Decision) -> dict[str, Any]:
     return _drop_none({"text": d.text, "entryId": d.entry_id, "source": source})
 
 
+def _fact_json(f: Fact) -> dict[str, Any]:
+    return _drop_none(
+        {
+            "text": f.text,
+            "entryId": f.entry_id,
+            "source": None if f.source == "user" else f.source,
+            "written": None if f.written == "typed" else f.written,
+            "classes": list(f.classes) or None,
+            "supersededBy": f.superseded_by,
+        }
+    )
+
+
 def _identifier_json(i: Identifier) -> dict[str, Any]:
     return _drop_none(
         {
@@ -284,6 +340,7 @@ def _identifier_json(i: Identifier) -> dict[str, Any]:
             "slot": i.slot,
             "supersededBy": i.superseded_by,
             "assertedIn": list(i.asserted_in) or None,
+            "written": None if i.written == "typed" else i.written,
         }
     )
 
@@ -355,9 +412,38 @@ def _goal_from(item: dict[str, Any]) -> Goal | None:
     return Goal(text, _str(item, "entryId"), _str(item, "outcome")) if text else None
 
 
+def _written(item: dict[str, Any], default: Written) -> Written:
+    value = item.get("written")
+    if value in ("typed", "pasted", "tool", "harness", "summary"):
+        return value  # type: ignore[no-any-return]
+    return default
+
+
 def _constraint_from(item: dict[str, Any]) -> Constraint | None:
     text = _str(item, "text")
-    return Constraint(text, _str(item, "entryId"), _source(item, "user")) if text else None
+    if not text:
+        return None
+    return Constraint(
+        text,
+        _str(item, "entryId"),
+        _source(item, "user"),
+        _written(item, "typed"),
+        _str(item, "supersededBy"),
+    )
+
+
+def _fact_from(item: dict[str, Any]) -> Fact | None:
+    text = _str(item, "text")
+    if not text:
+        return None
+    return Fact(
+        text,
+        _str(item, "entryId"),
+        _source(item, "user"),
+        _written(item, "typed"),
+        tuple(_strings(item.get("classes"))),
+        _str(item, "supersededBy"),
+    )
 
 
 def _decision_from(item: dict[str, Any]) -> Decision | None:
@@ -379,6 +465,7 @@ def _identifier_from(item: dict[str, Any]) -> Identifier | None:
         slot=_str(item, "slot"),
         superseded_by=_str(item, "supersededBy"),
         asserted_in=tuple(_strings(item.get("assertedIn"))),
+        written=_written(item, "typed"),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from synopsis.state._commands import resolution_key
 from synopsis.state._progress import is_finished, is_stated_choice
-from synopsis.state._text import contains_value, digest, normalize_ws, window
+from synopsis.state._text import contains_value, cut_value, digest, normalize_ws, one_line, window
 from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -33,6 +33,7 @@ from synopsis.state.sections import (
     split_entry_suffix,
     split_tail,
 )
+from synopsis.state.statements import without_old_values
 
 Layout = Literal["checkpoint", "turn_prefix", "branch"]
 
@@ -76,8 +77,8 @@ def is_pinned_identifier(identifier: Identifier) -> bool:
     """Whether a value must appear in every checkpoint (the guard restores it)."""
     if identifier.superseded_by is not None or identifier.kind == "path":
         return False  # paths travel in the file lists; the rules that name them are pinned
-    if identifier.source == "summary":
-        return False  # read back from a checkpoint's text: untrusted, never pinned alone
+    if identifier.source == "summary" or identifier.written == "tool":
+        return False  # read back from a checkpoint, or reported in a tool's output
     return identifier.source == "user" or identifier.kind in STRONG_KINDS
 
 
@@ -90,23 +91,25 @@ def pinned_goals(state: WorkingState) -> tuple[str, ...]:
 
 
 def constraint_line(text: str, entry_id: str | None) -> str:
-    return f"- {text} [entry {entry_id}]" if entry_id else f"- {text}"
+    text = one_line(text)
+    return f"- {text} [entry {one_line(entry_id)}]" if entry_id else f"- {text}"
 
 
 def code(text: str) -> str:
+    text = one_line(text)
     return f"`{text}`" if text and "`" not in text else text
 
 
 def call_label(record: ToolCallRecord) -> str:
-    return f"{record.name} {code(record.target)}".strip()
+    return f"{one_line(record.name)} {code(record.target)}".strip()
 
 
 def error_line(record: ToolCallRecord) -> str:
-    return f"- {call_label(record)} failed: {record.error or '(no error message)'}"
+    return f"- {call_label(record)} failed: {one_line(record.error or '(no error message)')}"
 
 
 def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
-    line = f"- {identifier.kind}: {identifier.value}"
+    line = f"- {one_line(identifier.kind)}: {one_line(identifier.value)}"
     context = identifier.context
     if (
         context
@@ -114,16 +117,36 @@ def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
         and not any(contains_value(context, v) for v in stale)
     ):
         at = context.find(identifier.value)
-        line += f" — “{window(context, max(at, 0), _CONTEXT_CHARS)}”"
+        line += f" — “{one_line(window(context, max(at, 0), _CONTEXT_CHARS))}”"
     return line
 
 
+FACT_LABEL = "- fact: "
+
+
+def fact_line(text: str) -> str:
+    """A fact as a checkpoint line: labelled, so its own words ("Plan: …") never read as a
+    section label, and without the value it replaced."""
+    return FACT_LABEL + one_line(without_old_values(text))
+
+
 def stale_note(text: str, stale: dict[str, str]) -> str:
-    """``text`` followed by a note for each replaced value it still states (once)."""
-    if not stale or "supersede" in text.lower():
+    """``text`` without the replaced values it states: each is cut together with the word
+    that marks it as old ("134, not 120" → "134"), else replaced by "…". Corrected
+    information leaves the checkpoint; the state keeps it, with its provenance, for audit."""
+    if not stale:
         return text
-    notes = [f"{old} → {new}" for old, new in stale.items() if contains_value(text, old)]
-    return f"{text} (superseded: {'; '.join(notes)})" if notes else text
+    for old in stale:
+        if contains_value(text, old):
+            text = cut_value(text, old)
+    return text
+
+
+def states_stale(text: str, stale: dict[str, str]) -> bool:
+    """Whether ``text`` states a replaced value without also stating its replacement."""
+    return any(
+        contains_value(text, old) and not contains_value(text, new) for old, new in stale.items()
+    )
 
 
 def render_state(
@@ -146,11 +169,17 @@ def render_state(
     items = list(_state_items(state, stale, layout))
     if previous_summary:
         items = _merge_previous(items, previous_summary, state, stale)
-    if stale:  # a replaced value still named (history, a correction) never reads as current
-        items = [replace(i, text=stale_note(i.text, stale)) for i in items]
+    if stale:  # a replaced value still named (history, a correction) leaves the text
+        items = [
+            replace(i, text=stale_note(i.text, stale))
+            for i in items
+            if i.priority >= P_PINNED_GOAL
+            or i.text.startswith(FACT_LABEL)  # a statement keeps its other values
+            or not states_stale(i.text, stale)
+        ]
     words = _focus_words(focus)
     if focus and focus.strip() and layout != "branch":
-        line = f"- Focus: {normalize_ws(focus)[:300]}"
+        line = f"- Focus: {one_line(normalize_ws(focus)[:300])}"
         items.insert(0, _Item(_FOCUS_SECTION[layout], line, NEVER, -2_000_000))
     if target_chars is not None:  # the soft size: detail goes, pinned facts stay
         items = _fit(items, target_chars, layout, words, keep_from=P_PINNED_VALUE)
@@ -189,10 +218,11 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         is_pinned = goal.text in pinned
         if index == 0 or not done_now:  # the original request, and the open ones
             priority = P_PINNED_GOAL if is_pinned else P_GOAL
-            yield _Item(goal_section, stale_note(f"- {goal.text}", stale), priority, order())
+            line = f"- {one_line(goal.text)}"
+            yield _Item(goal_section, stale_note(line, stale), priority, order())
         if done_now and goal.outcome is not None:
-            text = _short(goal.text) if index == 0 else goal.text
-            line = f"- Finished: “{text}” → {_cap(goal.outcome, _OUTCOME_CHARS)}"
+            text = one_line(_short(goal.text) if index == 0 else goal.text)
+            line = f"- Finished: “{text}” → {one_line(_cap(goal.outcome, _OUTCOME_CHARS))}"
             if is_pinned and index > 0:
                 priority = P_PINNED_GOAL  # the guard insists on its text: here it stands
             else:
@@ -213,9 +243,11 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         if any(contains_value(decision.text, v) for v in stale):
             continue
         if decision.source == "user":
-            yield _Item(decisions, f"- User chose: {decision.text}", P_USER_DECISION, order())
+            yield _Item(
+                decisions, f"- User chose: {one_line(decision.text)}", P_USER_DECISION, order()
+            )
         elif is_stated_choice(decision.text):
-            yield _Item(decisions, f"- {decision.text}", P_DECISION, order())
+            yield _Item(decisions, f"- {one_line(decision.text)}", P_DECISION, order())
 
     yield from _next_items(state, layout, order)
     yield from _context_items(state, stale, layout, order)
@@ -370,10 +402,10 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
     section = "suffix_context" if layout == "turn_prefix" else "next"
-    lines: list[str] = [f"- {step}" for step in state.next_steps]
+    lines: list[str] = [f"- {one_line(step)}" for step in state.next_steps]
     current = _open_request(state)
     if current is not None and layout != "turn_prefix":  # a turn prefix is that request
-        lines.append(f"- Finish the current request: “{_short(current.text)}”")
+        lines.append(f"- Finish the current request: “{one_line(_short(current.text))}”")
     for record in state.open_errors()[-3:]:
         lines.append(f"- Get past the failure of {call_label(record)} (see Blocked)")
     for record in state.tool_calls:
@@ -387,6 +419,9 @@ def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
+    for fact in state.current_facts():
+        priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
+        yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
@@ -444,6 +479,7 @@ def _merge_previous(
     done_keys = {resolution_key(r.name, r.target) for r in state.tool_calls if r.status == "ok"}
     values = {i.value for i in state.identifiers}
     paths = {f.path for f in state.files}
+    retired = state.retired_texts()
     prior: list[_Item] = []
     order = _Counter(start=-1_000_000)
     for kind, title, section_items in parse_sections(body):
@@ -462,6 +498,7 @@ def _merge_previous(
                 or key in seen
                 or key == "(none)"
                 or _restated(text, values, paths)
+                or normalize_ws(item_text(text)) in retired
                 or any(contains_value(text, v) for v in stale)
             ):
                 continue
@@ -606,7 +643,8 @@ def _layout_text(items: list[_Item], layout: Layout) -> str:
     remap = _REMAP[layout]
     by_section: dict[str, list[str]] = {}
     for item in items:
-        by_section.setdefault(remap.get(item.section, item.section), []).append(item.text)
+        # every field is one line whatever produced it: content opens no section
+        by_section.setdefault(remap.get(item.section, item.section), []).append(one_line(item.text))
     parts: list[str] = []
     for section in _LAYOUTS[layout]:
         parts.append(f"## {SECTION_TITLES[section]}")

@@ -1,0 +1,69 @@
+"""Extraction rules as data: one record per cue, per language.
+
+Each :class:`Rule` names what it recognises (``label``), which stage uses it (``stage``)
+and carries the examples it must and must not match, written for its own tests. Adding a
+language is adding a module with a ``RULES`` tuple; no code changes. A message in a
+language that has no module still keeps the user's short typed messages (see
+:mod:`synopsis.state.statements`).
+
+Stages:
+
+* ``harness`` — text an agent harness or tool wrote into a user turn ("continue where we
+  left off", command wrappers): never a rule, goal or fact of the user's;
+* ``rule`` — a sentence that states a rule, limit or preference (beyond the older
+  vocabulary in :mod:`synopsis.state._patterns`);
+* ``specific`` — a word that makes a declarative sentence a fact worth keeping
+  verbatim (a place, a version, a named environment …);
+* ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
+* ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+Stage = Literal["harness", "rule", "specific", "update", "keep"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    label: str
+    stage: Stage
+    pattern: str
+    """A regular expression, matched on lower-cased text."""
+    matches: tuple[str, ...] = ()
+    """Texts the rule must find something in (its tests)."""
+    misses: tuple[str, ...] = ()
+    """Texts it must not."""
+    compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "compiled", re.compile(self.pattern))
+
+
+def _all_rules() -> tuple[Rule, ...]:
+    from synopsis.state.rules import en, zh
+
+    return (*en.RULES, *zh.RULES)
+
+
+@cache
+def rules(stage: Stage) -> tuple[Rule, ...]:
+    """Every language's rules of ``stage``."""
+    return tuple(rule for rule in _all_rules() if rule.stage == stage)
+
+
+def first_match(stage: Stage, low: str) -> tuple[Rule, re.Match[str]] | None:
+    """The first rule of ``stage`` that matches ``low`` (lower-cased text), and where."""
+    for rule in rules(stage):
+        match = rule.compiled.search(low)
+        if match is not None:
+            return rule, match
+    return None
+
+
+def any_match(stage: Stage, low: str) -> bool:
+    return first_match(stage, low) is not None

@@ -1,0 +1,305 @@
+"""The stages that turn a user message into statements: segment → attribute source →
+classify → spot values → (the builder assigns slots and supersedes).
+
+* **segment / attribute**: a user turn is split into parts and each part says how it was
+  written — *typed* by the user, *pasted* (fenced code, long multi-line documents with
+  headings, skill files), or *harness* text a tool put there ("continue where we left
+  off", command wrappers, ``/init`` boilerplate). Only typed parts can carry the user's
+  rules, goals, preferences and facts.
+* **classify**: each typed sentence is a *rule* (a limit, prohibition or preference), a
+  *fact* (a declarative sentence with specific values or names: versions, regions,
+  hosts, people, paths, ids, amounts, dates), a question, or other.
+* **whole statements**: a rule whose sentence carries no value takes the neighbouring
+  sentence that does ("Budget is 300 euros. Don't go over it without asking me.").
+* **spot values**: the classes of value a sentence states (``date``, ``time``,
+  ``count:people``, ``duration``, ``amount``, ``version``, ``address`` …) so that a later
+  update of the same class can supersede it, however it is worded.
+
+The cues are data (:mod:`synopsis.state.rules`); this module is the mechanism.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from synopsis.state import _patterns as pat
+from synopsis.state._text import MAX_SENTENCE, window
+from synopsis.state.model import Written
+from synopsis.state.rules import any_match
+
+SentenceKind = Literal["rule", "fact", "question", "other"]
+
+MAX_TYPED_LINES = 12
+"""A part with more lines than this and a heading, or with many more, reads as pasted."""
+MAX_PASTED_FREE_LINES = 40
+MAX_VERBATIM_MESSAGE = 300
+"""A typed message in a language without rules is kept whole up to this many characters."""
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A---\s*\n(?:[\w-]+:.*\n){1,20}---\s*(?:\n|\Z)")
+_INNER_NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z][a-z]+(?:[A-Z][a-z]+)*\b|\b[A-Z]{2,}[a-z]*\d*\b")
+_DIGIT = re.compile(r"\d")
+_BREAKS = re.compile(r"[^\S\n]*\n\s*")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    text: str
+    written: Written
+
+
+def segment(text: str) -> list[Part]:
+    """The parts of a user turn, each attributed (see the module docstring)."""
+    if any_match("harness", text.lower()):
+        return [Part(text, "harness")]
+    if _FRONT_MATTER.match(text):
+        return [Part(text, "pasted")]
+    parts: list[Part] = []
+    position = 0
+    for fence in _FENCE.finditer(text):
+        parts.extend(_paragraph_parts(text[position : fence.start()]))
+        parts.append(Part(fence.group(), "pasted"))
+        position = fence.end()
+    parts.extend(_paragraph_parts(text[position:]))
+    return [part for part in parts if part.text.strip()]
+
+
+def _paragraph_parts(text: str) -> Iterator[Part]:
+    """Typed prose and pasted documents: from a markdown heading that opens a long run of
+    lines, or a single very long block, the text is a document the user pasted; the short
+    paragraphs before it are typed."""
+    if not text.strip():
+        return
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _HEADING_LINE.match(line):
+            rest = [ln for ln in lines[index:] if ln.strip()]
+            if len(rest) > MAX_TYPED_LINES:
+                head = "\n".join(lines[:index])
+                if head.strip():
+                    yield from _paragraph_parts(head)
+                yield Part("\n".join(lines[index:]), "pasted")
+                return
+    typed: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        if len([ln for ln in block.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES:
+            if typed:
+                yield Part("\n\n".join(typed), "typed")
+                typed = []
+            yield Part(block, "pasted")
+        else:
+            typed.append(block)
+    if typed:
+        yield Part("\n\n".join(typed), "typed")
+
+
+def has_rules_for(text: str) -> bool:
+    """Whether ``text`` is written mostly in a script our rule files cover (Latin, CJK)."""
+    letters = _LETTER.findall(text)
+    if not letters:
+        return True
+    covered = sum(1 for ch in letters if _LATIN.match(ch) or _CJK.match(ch))
+    return covered * 2 >= len(letters)
+
+
+def verbatim_message(text: str) -> str | None:
+    """A short typed message in a language without rules, kept whole (else None)."""
+    flat = " ".join(text.split())
+    if not flat or has_rules_for(flat) or len(flat) > MAX_VERBATIM_MESSAGE:
+        return None
+    return flat
+
+
+# --- classify ------------------------------------------------------------------------------
+
+
+def is_rule(sentence_low: str) -> bool:
+    """A sentence that states a rule, limit or preference."""
+    masked = sentence_low
+    if pat.NOT_A_RULE.search(sentence_low):
+        masked = pat.NOT_A_RULE.sub(lambda m: " " * len(m.group()), sentence_low)
+    return bool(
+        pat.CONSTRAINT_EN.search(masked)
+        or pat.CONSTRAINT_ZH.search(masked)
+        or any_match("rule", masked)
+    )
+
+
+def has_specific(sentence: str, low: str) -> bool:
+    """Whether a sentence names something specific: a value, a name, a place, a version."""
+    if _DIGIT.search(sentence) or any_match("specific", low) or pat.find_identifiers(sentence, low):
+        return True
+    return _INNER_NAME.search(sentence) is not None
+
+
+def classify(sentence: str, low: str) -> SentenceKind:
+    if sentence.rstrip().endswith(("?", "？")):
+        return "question"
+    if is_rule(low):
+        return "rule"
+    if has_specific(sentence, low):
+        return "fact"
+    return "other"
+
+
+# --- whole statements --------------------------------------------------------------------
+
+
+def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> str:
+    """The rule in ``spans[index]`` as a whole statement: with the neighbouring sentence
+    that carries its value when its own carries none, windowed around the rule word ``at``
+    (an offset in ``text``) so its value and negation stay."""
+    start, end = spans[index]
+    own = text[start:end]
+    if not has_specific(own, pat.lower_same(own)):
+        for other in (index - 1, index + 1):
+            if 0 <= other < len(spans):
+                o_start, o_end = spans[other]
+                neighbour = text[o_start:o_end]
+                low = pat.lower_same(neighbour)
+                if (
+                    not neighbour.rstrip().endswith(("?", "？"))
+                    and has_specific(neighbour, low)
+                    and "\n\n" not in text[min(start, o_start) : max(end, o_end)]
+                ):
+                    start, end = min(start, o_start), max(end, o_end)
+                    break
+    # One line: a statement that runs over a line break is joined with a space.
+    return _BREAKS.sub(" ", window(text[start:end], at - start, MAX_SENTENCE))
+
+
+# --- values and their classes --------------------------------------------------------------
+
+_PEOPLE = r"people|persons?|guests|adults|children|kids|pax|个人|人|位"
+_VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "count:people",
+        re.compile(
+            rf"(?<![\w.])\d+\s*(?:{_PEOPLE})(?![a-z])|\b(?:be|are) (?P<v>\d+)\b(?! ?[a-z%])"
+        ),
+    ),
+    (
+        "port",
+        re.compile(
+            r"\bport (?:is |number is |=\s*|:\s*)?(?P<v>\d{2,5})\b|"
+            r"端口\s*(?:号)?[是为:：]?\s*(?P<v2>\d{2,5})"
+        ),
+    ),
+    ("count:rooms", re.compile(r"(?<![\w.])\d+\s*(?:rooms?|nights?|间|晚)(?![a-z])")),
+    (
+        "duration",
+        re.compile(
+            r"(?<![\w.])\d+\s*(?:days?|weeks?|months?|years?|hours?|minutes?|天|周|个月|小时|分钟)"
+            r"(?![a-z])"
+        ),
+    ),
+    (
+        "time",
+        re.compile(
+            r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|"
+            r"(?:上午|下午|晚上|凌晨|中午|早上)\s*[\d一二三四五六七八九十]{1,3}\s*点|"
+            r"[\d一二三四五六七八九十]{1,3}\s*点"
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"\b\d{4}-\d{2}-\d{2}\b|\bthe \d{1,2}(?:st|nd|rd|th)\b|"
+            r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
+            r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+            r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|(?<![\d.])\d{1,2}\s*号(?!楼)|"
+            r"(?:下|本|这)?[周星期礼拜]{1,2}[一二三四五六日天]"
+        ),
+    ),
+    ("percent", re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent)|\d+\s*个点")),
+    (
+        "amount",
+        re.compile(
+            r"[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:dollars?|usd|eur|"
+            r"euros?|gbp|"
+            r"yuan|rmb|元|块)(?![a-z])"
+        ),
+    ),
+    ("version", re.compile(r"\b(?:v?\d+\.\d+(?:\.\d+)*)\b|[a-z]+:\d+(?:\.\d+)+")),
+    (
+        "address",
+        re.compile(
+            r"[\u4e00-\u9fff]{1,10}(?:路|街|大道|弄|胡同)\s*\d+\s*(?:弄|号)|"
+            r"\d+ [a-z]+ (?:street|st|road|rd|avenue|ave)\b"
+        ),
+    ),
+    ("severity", re.compile(r"\bsev\s?\d\b|\bp[0-4]\b")),
+)
+
+
+def value_classes(sentence: str) -> list[tuple[str, str]]:
+    """(class, verbatim value) of each classified value in ``sentence``, left to right
+    (in its first :data:`MAX_SENTENCE` × 2 characters: longer "sentences" are logs)."""
+    sentence = sentence[: 2 * MAX_SENTENCE]
+    low = pat.lower_same(sentence)
+    found: list[tuple[int, str, str]] = []
+    taken: list[tuple[int, int]] = []
+    for name, pattern in _VALUE_CLASSES:
+        for match in pattern.finditer(low):
+            if any(s < match.end() and match.start() < e for s, e in taken):
+                continue
+            taken.append((match.start(), match.end()))
+            group = next(
+                (g for g in ("v", "v2") if g in pattern.groupindex and match.group(g)), None
+            )
+            start, end = match.span(group) if group else match.span()
+            found.append((start, name, sentence[start:end].strip()))
+    found.sort()
+    return [(name, value) for _, name, value in found]
+
+
+_OLD_VALUE = re.compile(
+    r"[,;]?\s*\b(?:not|rather than|instead of|no longer)\s+(?:the\s+|around\s+|about\s+)?"
+    r"[^\s,.;!?]*\d[^\s,.;!?]*(?:\s+[a-z]+)?(?=[\s,.;!?]|$)|"
+    r"[，,]?\s*(?:不是|而不是|不再是)\s*[^\s，。；,.;]*\d[^\s，。；,.;]*"
+)
+
+
+def without_old_values(text: str) -> str:
+    """An update statement without the value it replaces ("134, not 120" → "134"): a
+    checkpoint states the current value only; the old one stays in the state for audit."""
+    return _OLD_VALUE.sub("", text) if is_update(pat.lower_same(text)) else text
+
+
+def is_update(low: str) -> bool:
+    return any_match("update", low)
+
+
+def keeps_value(low: str) -> bool:
+    return any_match("keep", low) and not any_match("update", low)
+
+
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ISO_DAY = re.compile(r"\d{4}-(\d{2})-(\d{2})")
+_CN_DAY = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})")
+_EN_DAY = re.compile(r"([a-z]{3})[a-z]*\.?\s+(\d{1,2})\b|(\d{1,2})\s+([a-z]{3})[a-z]*")
+
+
+def date_key(value: str) -> tuple[int, int] | None:
+    """(month, day) of a date however it is written ("2026-03-06", "3月6日", "March 6",
+    "6 Mar"), so one date in two spellings is recognised as the same value."""
+    low = value.lower()
+    if match := _ISO_DAY.search(low):
+        return int(match.group(1)), int(match.group(2))
+    if match := _CN_DAY.search(low):
+        return int(match.group(1)), int(match.group(2))
+    if match := _EN_DAY.search(low):
+        month, day = (
+            (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+        )
+        if month in _MONTH_NAMES:
+            return _MONTH_NAMES.index(month) + 1, int(day)
+    return None
