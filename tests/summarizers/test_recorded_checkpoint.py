@@ -17,13 +17,15 @@ from synopsis.summarizers.prompts import CHECKPOINT_HEADINGS
 from tests.llm_server import LLMServer, Reply
 
 RULE = "不要入耳式的。"
+STATEMENT = f"帮我找一款500元以内的蓝牙耳机，平时通勤用。{RULE}"
+"""The rule with the sentence that carries its subject and value, as the user typed it."""
 
 RECORDED = f"""\
 ## Goal
 - 帮我找一款500元以内的蓝牙耳机，平时通勤用。
 
 ## Constraints & Preferences
-- {RULE}
+- {STATEMENT}
 
 ## Progress
 ### Done
@@ -69,7 +71,7 @@ def history() -> list[dict[str, Any]]:
     filler = "x" * 3000  # long tool output: the realistic weight that makes a cut worth it
     return [
         {"role": "system", "content": "You are a shopping assistant."},
-        {"role": "user", "content": f"帮我找一款500元以内的蓝牙耳机，平时通勤用。{RULE}"},
+        {"role": "user", "content": STATEMENT},
         ask("c1", "search_products", query="蓝牙耳机"),
         tool("c1", '[{"id": "P001", "price": 459}, {"id": "P003", "price": 499}] ' + filler),
         ask("c2", "bash", command="grep -rn P002 stock.csv"),
@@ -104,7 +106,7 @@ def test_a_right_model_checkpoint_passes_the_guard_unchanged(llm_server: LLMServ
 
 
 def test_a_dropped_rule_is_put_back(llm_server: LLMServer) -> None:
-    out = compact(llm_server, RECORDED.replace(f"- {RULE}\n", "- (none)\n"))
+    out = compact(llm_server, RECORDED.replace(f"- {STATEMENT}\n", "- (none)\n"))
     assert out.summary is not None
     constraints = out.summary.split("## Constraints & Preferences", 1)[1].split("## Progress")[0]
     assert RULE in constraints

@@ -73,6 +73,10 @@ class _Item:
     order: int
 
 
+_REPORTED_KEEP_KINDS = frozenset({"sha", "commit", "id", "ticket", "issue"})
+"""Kinds of value a tool may report that name one thing later steps refer to."""
+
+
 def is_pinned_identifier(identifier: Identifier) -> bool:
     """Whether a value must appear in every checkpoint (the guard restores it)."""
     if identifier.superseded_by is not None or identifier.kind == "path":
@@ -432,7 +436,10 @@ def _context_items(
         # a value an earlier checkpoint kept is kept again (its text is all we have of it)
         kept_before = identifier.source == "summary" and identifier.kind not in ("sha", "path")
         pinned = is_pinned_identifier(identifier) or kept_before
-        priority = P_PINNED_VALUE if pinned else P_MINOR_VALUE
+        # an id or commit a tool reported (the agent's own commit, a created order) is not
+        # pinned — the guard never restores tool text — but outlasts the minor values
+        reported = identifier.kind in _REPORTED_KEEP_KINDS
+        priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
         yield _Item(section, line, priority, order())
     if layout == "branch":
         return
