@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
+import orjson
+
 # --- content blocks -----------------------------------------------------------------------
 
 
@@ -305,3 +307,20 @@ def convert_to_llm(
             summary = message.get("summary")
             converted.append(_user_text(wrapping.wrap_compaction(str(summary or "")), timestamp))
     return converted
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments as a dict; text that is not a JSON object is kept, not lost.
+
+    OpenAI sends arguments as a JSON string, which a model sometimes gets wrong; the
+    text is kept under ``_raw`` so the tool (and the log) can show what was sent.
+    """
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str) or not raw.strip():
+        return {}
+    try:
+        parsed = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {"_raw": raw}
+    return parsed if isinstance(parsed, dict) else {"_value": parsed}

@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-import orjson
-
 from synopsis.errors import SynopsisError
-from synopsis.messages import AgentMessage
+from synopsis.messages import AgentMessage, parse_arguments
 
 ChatFormat = Literal["openai", "anthropic"]
 
@@ -52,24 +50,12 @@ def _text_parts(content: Any, *, text_types: Sequence[str]) -> list[dict[str, An
     return blocks
 
 
-def _parse_arguments(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    if isinstance(raw, str) and raw.strip():
-        try:
-            parsed = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return {"_raw": raw}
-        return parsed if isinstance(parsed, dict) else {"_value": parsed}
-    return {}
-
-
 def _tool_call(call_id: Any, name: Any, arguments: Any) -> dict[str, Any]:
     return {
         "type": "toolCall",
         "id": str(call_id),
         "name": str(name),
-        "arguments": _parse_arguments(arguments),
+        "arguments": parse_arguments(arguments),
     }
 
 

@@ -261,23 +261,6 @@ class SdkChatModel(ABC, Generic[T]):
         return message
 
 
-def parse_arguments(raw: Any) -> dict[str, Any]:
-    """Tool-call arguments as a dict; text that is not a JSON object is kept, not lost.
-
-    OpenAI sends arguments as a JSON string, which a model sometimes gets wrong; the
-    text is kept under ``_raw`` so the tool (and the log) can show what was sent.
-    """
-    if isinstance(raw, dict):
-        return raw
-    if not isinstance(raw, str) or not raw.strip():
-        return {}
-    try:
-        parsed = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return {"_raw": raw}
-    return parsed if isinstance(parsed, dict) else {"_value": parsed}
-
-
 def dump_arguments(arguments: Any) -> str:
     """Arguments as the JSON string OpenAI's ``tool_calls`` carry."""
     return orjson.dumps(arguments if isinstance(arguments, dict) else {}).decode()

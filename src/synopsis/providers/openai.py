@@ -19,6 +19,7 @@ from synopsis.messages import (
     StopReason,
     block_text,
     blocks,
+    parse_arguments,
     role_of,
     tool_arguments,
     tool_calls,
@@ -37,7 +38,6 @@ from synopsis.providers._sdk import (
     check_limits,
     dump_arguments,
     image_blocks,
-    parse_arguments,
     text_blocks,
 )
 from synopsis.providers.base import ChatRequest, ToolSpec
