@@ -39,6 +39,7 @@ def test_the_set_holds_real_cases_in_more_than_one_language() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_every_label_token_is_in_its_turn(case: Case) -> None:
+    assert len({item["id"] for item in case.truth}) == len(case.truth)
     for item in case.truth:
         assert item["kind"] in KINDS, item
         assert 1 <= len(item["tokens"]) <= 4, item
@@ -46,6 +47,10 @@ def test_every_label_token_is_in_its_turn(case: Case) -> None:
         assert item["source"] == turn["role"], item
         for token in item["tokens"]:
             assert token in str(turn.get("text") or ""), (item["id"], token)
+    for item in (*case.truth, *case.untrusted, *case.noise):
+        for token in (*item["tokens"], *item.get("stale", [])):
+            # A short token ("hi", "15") would match inside unrelated words or numbers.
+            assert len("".join(token.split())) >= 5, (item, token)
     for item in (*case.untrusted, *case.noise):
         text = str(case.turns[item["turn"]].get("text") or "")
         for token in item["tokens"]:
