@@ -21,7 +21,7 @@ from synopsis.eval.corpus import KINDS, Case, load_corpus
 REALDEV = Path(__file__).resolve().parents[1] / "data" / "realdev"
 SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
 CASES = load_corpus(REALDEV)
-# Shapes of live credentials; the sources' own secrets were replaced by obvious fakes.
+# Shapes of live credentials: a secret found in a source goes into a case only as an obvious fake.
 LIVE_SECRET = re.compile(
     r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{24,}|gh[pousr]_[A-Za-z0-9]{30,}|AKIA[0-9A-Z]{16}"
     r"|xox[abp]-[A-Za-z0-9-]{20,}|-----BEGIN [A-Z ]*PRIVATE KEY-----"
