@@ -229,3 +229,25 @@ def test_a_summary_grown_past_its_share_triggers_a_full_pass() -> None:
     assert wants_full_pass(session.path(), small_budget)  # the summary is over 50% of 16 tokens
     never = CompactionSettings(full_pass_every=None, full_pass_summary_share=None)
     assert not wants_full_pass(session.path(), never)
+
+
+def test_the_embedded_summarizer_is_never_given_a_full_pass() -> None:
+    """Its checkpoint is rendered from the working state carried between rounds, so
+    re-reading the whole log every fifth round would cost time quadratic in the session's
+    length and change nothing. A summarizer that writes text still gets its full pass."""
+    from synopsis.compaction.orchestrate import plan_compaction
+    from synopsis.summarizers.embedded import EmbeddedSummarizer
+
+    session = Session()
+    settings = CompactionSettings(keep_recent_tokens=1500, full_pass_every=2)
+    build_session(session, turns=3)
+    asyncio.run(compact_session(session, EmbeddedSummarizer(), settings))
+    build_session(session, turns=3)
+    branch = session.path()
+    assert plan_compaction(branch, settings, summarizer=Recorder()).require().full_pass
+    for embedded in (None, EmbeddedSummarizer()):
+        preparation = plan_compaction(branch, settings, summarizer=embedded).require()
+        assert not preparation.full_pass
+        assert preparation.previous_summary is not None  # an update of the checkpoint
+    result, _ = asyncio.run(compact_session(session, None, settings))
+    assert not result.full_pass

@@ -366,7 +366,9 @@ class AgentSession:
         self, reason: CompactionReason, *, will_retry: bool, instructions: str | None = None
     ) -> CompactionResult | None:
         branch = self.session.path()
-        plan = plan_compaction(branch, self.settings, fit_within=self.threshold)
+        plan = plan_compaction(
+            branch, self.settings, fit_within=self.threshold, summarizer=self.summarizer
+        )
         if plan.preparation is None:
             if reason == "manual":
                 plan.require()

@@ -132,6 +132,7 @@ async def compact_messages(
         _as_entries(read, previous_summary),
         CompactionSettings(keep_recent_tokens=keep_recent_tokens),
         adjust_cut=_keep_chat_messages_whole(read, offset),
+        summarizer=summarizer,
     )
 
     def reply(summary: str | None, kept_from: int) -> list[Any]:

@@ -36,7 +36,7 @@ from synopsis.errors import CompactionError, StaleSessionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
-from synopsis.summarizers.base import Summarizer
+from synopsis.summarizers.base import Summarizer, drifts
 
 MIN_KEEP_TOKENS = 256
 """Below this the keep window is not halved further but dropped to nothing."""
@@ -84,8 +84,12 @@ def plan_compaction(
     *,
     fit_within: int | None = None,
     adjust_cut: CutAdjustment | None = None,
+    summarizer: Summarizer | None = None,
 ) -> CompactionPlan:
     """Decide a compaction of ``branch`` (root → leaf): the cut, the passes, the messages.
+
+    ``summarizer`` is the one that will write the checkpoint (``None``: the embedded
+    one); a full pass is planned only for a summarizer that can drift (:func:`drifts`).
 
     ``fit_within`` (the agent's threshold) halves the keep window while the kept part
     plus the checkpoint's allowance would still exceed it — a huge recent tool result must
@@ -95,7 +99,7 @@ def plan_compaction(
     if not branch or branch[-1].get("type") == "compaction":
         skipped = NoCompaction.ALREADY_COMPACTED if branch else NoCompaction.EMPTY
         return CompactionPlan(len(branch), settings, skipped=skipped)
-    full_pass = wants_full_pass(branch, settings)
+    full_pass = drifts(summarizer) and wants_full_pass(branch, settings)
     while True:
         bounds, cut = plan_cut(branch, settings)
         if adjust_cut is not None:
@@ -175,7 +179,7 @@ async def compact_session(
     attempt = 0
     while True:
         attempt += 1
-        plan = plan_compaction(session.path(), settings)
+        plan = plan_compaction(session.path(), settings, summarizer=summarizer)
         result = await compact(
             plan.require(),
             summarizer,

@@ -35,7 +35,9 @@ class CompactionSettings:
     trigger_percent: float | None = None
     keep_recent_messages: int | None = None
     full_pass_every: int | None = 5
-    """Every N-th compaction rebuilds the checkpoint from the whole log (None: never)."""
+    """Every N-th compaction rebuilds the checkpoint from the whole log (None: never). Only
+    for summarizers whose text can drift (a model); the embedded summarizer renders the
+    working state carried from round to round and never needs it."""
     full_pass_summary_share: float | None = 0.5
     """A full pass also runs once the previous summary uses more than this share of the
     summary budget (80% of ``reserve_tokens``); None: never."""

@@ -78,3 +78,17 @@ class Summarizer(Protocol):
     """
 
     async def summarize(self, request: SummaryRequest) -> SummaryResult: ...
+
+
+def drifts(summarizer: Summarizer | None) -> bool:
+    """Can this summarizer's checkpoints drift from the log, round after round?
+
+    A model rewrites its previous text each round, and what it bends stays bent: a full
+    pass over the original log repairs that. A summarizer whose checkpoint is a function
+    of the working state it is handed (it sets ``derives_from_state = True``, as the
+    embedded one does) carries nothing forward as text, so re-reading the whole log would
+    only cost time — quadratic in the session's length. ``None`` is the embedded default.
+    """
+    if summarizer is None:
+        return False
+    return not getattr(summarizer, "derives_from_state", False)

@@ -34,6 +34,10 @@ class EmbeddedSummarizer:
     are the last to go when the summary must shrink.
     """
 
+    derives_from_state = True
+    """The checkpoint is rendered from the working state, which travels between rounds as
+    data: a full pass over the log cannot improve it (:func:`~synopsis.summarizers.base.drifts`)."""
+
     async def summarize(self, request: SummaryRequest) -> SummaryResult:
         return SummaryResult(summarize_request(request), SummaryUsage())
 
