@@ -62,8 +62,11 @@ def find_parent_cycle(entries: Sequence[Entry], by_id: dict[str, Entry], first: 
 
     Each entry is visited once over all walks, so this is linear in the number of entries.
     The walk from ``first`` (the leaf) goes first, so the error names the leaf when the
-    current path is the broken one.
+    current path is the broken one. The usual file, where every parent comes before its
+    children, is recognised in one cheap pass: its walks only go back, so none can loop.
     """
+    if len(by_id) == len(entries) and _parents_come_first(entries, by_id):
+        return
     finished: set[str] = set()
     for start in (first, *entries):
         on_walk: set[str] = set()
@@ -80,6 +83,21 @@ def find_parent_cycle(entries: Sequence[Entry], by_id: dict[str, Entry], first: 
             parent = entry.get("parentId")
             entry = by_id.get(parent) if parent is not None else None
         finished.update(walk)
+
+
+def _parents_come_first(entries: Sequence[Entry], by_id: dict[str, Entry]) -> bool:
+    """Does every entry's parent (when it names a known entry) come before it in ``entries``?
+
+    Only meaningful when ids are unique (``by_id`` has one entry per id).
+    """
+    seen: set[str] = set()
+    add = seen.add
+    for entry in entries:
+        parent = entry.get("parentId")
+        if parent is not None and parent not in seen and parent in by_id:
+            return False
+        add(entry["id"])
+    return True
 
 
 class Session:
