@@ -34,11 +34,11 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def _run_once(argv: list[str]) -> tuple[float, float]:
-    """(wall ms, peak RSS MB) of one child process; its output is discarded."""
-    with tempfile.TemporaryFile() as errors:
+def run_child(argv: list[str]) -> tuple[float, float, bytes]:
+    """(wall ms, peak RSS MiB, standard output) of one child process."""
+    with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=errors)
+        child = subprocess.Popen(argv, stdout=output, stderr=errors)
         _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
         wall = (time.perf_counter() - start) * 1000
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -46,7 +46,8 @@ def _run_once(argv: list[str]) -> tuple[float, float]:
             errors.seek(0)
             message = errors.read().decode(errors="replace").strip()
             raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}: {message}")
-    return wall, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+        output.seek(0)
+        return wall, usage.ru_maxrss / 1024, output.read()  # ru_maxrss is in KiB on Linux
 
 
 def run(path: Path, runs: int = 3) -> list[Row]:
@@ -54,7 +55,7 @@ def run(path: Path, runs: int = 3) -> list[Row]:
     for name, args in COMMANDS.items():
         command, *options = args
         argv = [sys.executable, str(DRIVER), command, str(path), *options]
-        results = [_run_once(argv) for _ in range(runs)]
+        results = [run_child(argv)[:2] for _ in range(runs)]
         wall = statistics.median(r[0] for r in results)
         rss = max(r[1] for r in results)
         reference = REFERENCE_PROCESS.get(name) if path.stat().st_size > 50_000_000 else None

@@ -1,18 +1,16 @@
 """Our files in Pi 1.6 itself: a session we compacted loads in Pi with the context we build.
 
 Pi (``@earendil-works/pi-coding-agent@1.6.0``) is installed with npm into a cache folder
-outside the repository (``~/.cache/synopsis-pi16``, or ``$SYNOPSIS_PI16_CACHE``) the
-first time; the test is skipped when node or npm is missing or the install fails (no
-network). A short script of ours asks Pi to open the file (a copy: Pi may rewrite what it
-opens), build its context and prepare the next compaction; we compare that with what our
-driver says about the same file.
+outside the repository the first time (:mod:`tests.parity.pi16`); the test is skipped
+when node or npm is missing or the install fails (no network). A short script of ours
+asks Pi to open the file (a copy: Pi may rewrite what it opens), build its context and
+prepare the next compaction; we compare that with what our driver says about the same file.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -24,10 +22,7 @@ from synopsis.compaction import CompactionSettings
 from synopsis.compaction.orchestrate import compact_session
 from synopsis.session import open_session
 from tests.parity.cases import FIXTURES, run_driver
-
-PACKAGE = "@earendil-works/pi-coding-agent@1.6.0"
-CACHE = Path(os.environ.get("SYNOPSIS_PI16_CACHE", Path.home() / ".cache" / "synopsis-pi16"))
-PI_DIR = CACHE / "node_modules" / "@earendil-works" / "pi-coding-agent"
+from tests.parity.pi16 import install_pi16
 
 # Our own probe: open the file with Pi's SessionManager and report in driver terms.
 PROBE = r"""
@@ -52,23 +47,10 @@ console.log(JSON.stringify({
 
 @pytest.fixture(scope="module")
 def pi16() -> Path:
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node or npm is not installed")
-    if not (PI_DIR / "package.json").is_file():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        try:
-            done = subprocess.run(
-                ["npm", "install", "--no-audit", "--no-fund", "--silent", PACKAGE],
-                cwd=CACHE,
-                capture_output=True,
-                timeout=240,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"npm install {PACKAGE} timed out (no network?)")
-        if done.returncode != 0 or not (PI_DIR / "package.json").is_file():
-            pytest.skip(f"npm install {PACKAGE} failed: {done.stderr.decode()[-300:]}")
-    return PI_DIR
+    installed = install_pi16()
+    if isinstance(installed, str):
+        pytest.skip(installed)
+    return installed
 
 
 def _pi(pi_dir: Path, file: Path, keep: int, tmp_path: Path) -> dict[str, Any]:
