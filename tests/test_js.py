@@ -22,6 +22,7 @@ from synopsis._js import (
     replace_lone_surrogates,
     to_utf8,
     utf16_len,
+    utf16_len_and_prefix,
     utf16_prefix,
 )
 
@@ -226,3 +227,11 @@ def test_fast_path_renders_exactly_like_the_reference_renderer(value: object) ->
     from synopsis._js import _stringify
 
     assert js_stringify(value) == _stringify(value)
+
+
+@given(
+    st.text() | st.text(st.sampled_from(["a", "é", "中", "\U0001f600", "\ud83d", "\ude00"])),
+    st.integers(min_value=0, max_value=40),
+)
+def test_length_and_prefix_together_are_the_two_measures(text: str, units: int) -> None:
+    assert utf16_len_and_prefix(text, units) == (utf16_len(text), utf16_prefix(text, units))

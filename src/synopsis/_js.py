@@ -38,6 +38,14 @@ def utf16_prefix(text: str, units: int) -> str:
     return encoded[: units * 2].decode("utf-16-le", "surrogatepass")
 
 
+def utf16_len_and_prefix(text: str, units: int) -> tuple[int, str]:
+    """``(utf16_len(text), utf16_prefix(text, units))``, encoding a long text only once."""
+    if text.isascii():
+        return len(text), text[:units]
+    encoded = text.encode("utf-16-le", "surrogatepass")
+    return len(encoded) // 2, encoded[: units * 2].decode("utf-16-le", "surrogatepass")
+
+
 def replace_lone_surrogates(text: str) -> str:
     """Replace unpaired surrogates with U+FFFD, as JavaScript's UTF-8 encoder does."""
     if text.isascii():

@@ -41,6 +41,14 @@ def test_truncation_counts_utf16_units_and_never_splits_a_pair() -> None:
     assert GRINNING + "\n\n[... 10 more" in serialize_conversation([tool_result("c1", whole)])
 
 
+def test_a_result_of_astral_characters_is_cut_at_2000_units_not_characters() -> None:
+    fits = GRINNING * 1000  # 1,000 characters, exactly 2,000 UTF-16 units
+    assert serialize_conversation([tool_result("c1", fits)]) == "[Tool result]: " + fits
+    over = GRINNING * 1001 + "\ud800"  # 2,003 units, ending in a lone surrogate
+    expected = "[Tool result]: " + fits + "\n\n[... 3 more characters truncated]"
+    assert serialize_conversation([tool_result("c1", over)]) == expected
+
+
 def test_assistant_parts_come_in_a_fixed_order_without_thinking() -> None:
     message = {
         "role": "assistant",

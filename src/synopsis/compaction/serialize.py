@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from synopsis._js import js_keys, js_stringify, utf16_len, utf16_prefix
+from synopsis._js import js_keys, js_stringify, utf16_len_and_prefix
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_arguments
 
 TOOL_RESULT_MAX_CHARS = 2000
@@ -62,14 +62,14 @@ def _assistant_parts(message: Any) -> list[str]:
 
 def _tool_result_text(message: Any) -> str:
     text = text_of(message)
-    length = utf16_len(text)
-    if length > TOOL_RESULT_MAX_CHARS:
-        cut = length - TOOL_RESULT_MAX_CHARS
-        head = utf16_prefix(text, TOOL_RESULT_MAX_CHARS)
-        if head and "\ud800" <= head[-1] <= "\udbff":
-            head = head[:-1]  # the pair's other half is past the cut: keep neither
-        text = head + f"\n\n[... {cut} more characters truncated]"
-    return text
+    if len(text) * 2 <= TOOL_RESULT_MAX_CHARS:  # a character is at most two UTF-16 units
+        return text
+    length, head = utf16_len_and_prefix(text, TOOL_RESULT_MAX_CHARS)
+    if length <= TOOL_RESULT_MAX_CHARS:
+        return text
+    if head and "\ud800" <= head[-1] <= "\udbff":
+        head = head[:-1]  # the pair's other half is past the cut: keep neither
+    return head + f"\n\n[... {length - TOOL_RESULT_MAX_CHARS} more characters truncated]"
 
 
 def iter_serialized_parts(
