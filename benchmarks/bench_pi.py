@@ -9,7 +9,8 @@ measures of the transcript to summarize). Pi's is ``pi_prepare.mjs``, our script
 asks Pi 1.6.0's ``SessionManager`` to open a copy of FILE (Pi may append a newline to what
 it opens), build the session context and ``prepareCompaction`` with the same settings.
 The runs alternate, ours then Pi's, so that a change in the machine's load falls on
-both; the table has the medians of wall time and of peak resident memory (``wait4``'s
+both; the table has the medians of wall time, of CPU time (user + system: steadier than
+the wall clock on a shared machine) and of peak resident memory (``wait4``'s
 ``ru_maxrss``), the ratio Pi / ours, and the load average before and after.
 
 Pi is installed into a cache folder on first use (``tests/parity/pi16.py``); without
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _common import REPO, big_session
-from bench_process import DRIVER, run_child
+from bench_process import DRIVER, ChildRun, run_child
 from tests.parity.pi16 import PACKAGE, install_pi16
 
 PROBE = Path(__file__).with_name("pi_prepare.mjs")
@@ -44,6 +45,8 @@ class SideBySide:
     runs: int
     ours_ms: float
     pi_ms: float
+    ours_cpu_ms: float
+    pi_cpu_ms: float
     ours_mib: float
     pi_mib: float
     same_cut: bool
@@ -68,26 +71,24 @@ def compare(path: Path, runs: int = 3, keep: int = 20000, reserve: int = 16384) 
     ours_argv = [sys.executable, str(DRIVER), "prepare", str(path)]
     ours_argv += ["--keep-recent", settings[0], "--reserve", settings[1]]
     load_before = os.getloadavg()[0]
-    ours: list[tuple[float, float]] = []
-    pi: list[tuple[float, float]] = []
-    cuts: set[tuple[object, object]] = set()
+    ours: list[ChildRun] = []
+    pi: list[ChildRun] = []
     with tempfile.TemporaryDirectory(prefix="bench-pi-") as scratch:
         copy = Path(scratch) / path.name
         for _ in range(runs):
-            wall, rss, output = run_child(ours_argv)
-            ours.append((wall, rss))
-            cuts.add(_cut(output))
+            ours.append(run_child(ours_argv))
             shutil.copyfile(path, copy)  # a fresh copy each time: Pi may touch it
-            wall, rss, output = run_child(["node", str(PROBE), str(pi_dir), str(copy), *settings])
-            pi.append((wall, rss))
-            cuts.add(_cut(output))
+            pi.append(run_child(["node", str(PROBE), str(pi_dir), str(copy), *settings]))
+    cuts = {_cut(run.output) for run in (*ours, *pi)}
     return SideBySide(
         path.name,
         runs,
-        statistics.median(r[0] for r in ours),
-        statistics.median(r[0] for r in pi),
-        statistics.median(r[1] for r in ours),
-        statistics.median(r[1] for r in pi),
+        statistics.median(r.wall_ms for r in ours),
+        statistics.median(r.wall_ms for r in pi),
+        statistics.median(r.cpu_ms for r in ours),
+        statistics.median(r.cpu_ms for r in pi),
+        statistics.median(r.rss_mib for r in ours),
+        statistics.median(r.rss_mib for r in pi),
         len(cuts) == 1,
         load_before,
         os.getloadavg()[0],
@@ -106,16 +107,27 @@ def print_side_by_side(result: SideBySide | str, out: object = None) -> None:
         file=stream,
     )
     rows = [
-        ["", "time s", "peak MiB"],
-        ["synopsis (driver.py prepare)", f"{result.ours_ms / 1000:.2f}", f"{result.ours_mib:.0f}"],
-        [f"Pi 1.6.0 ({PACKAGE})", f"{result.pi_ms / 1000:.2f}", f"{result.pi_mib:.0f}"],
+        ["", "time s", "cpu s", "peak MiB"],
+        [
+            "synopsis (driver.py prepare)",
+            f"{result.ours_ms / 1000:.2f}",
+            f"{result.ours_cpu_ms / 1000:.2f}",
+            f"{result.ours_mib:.0f}",
+        ],
+        [
+            f"Pi 1.6.0 ({PACKAGE})",
+            f"{result.pi_ms / 1000:.2f}",
+            f"{result.pi_cpu_ms / 1000:.2f}",
+            f"{result.pi_mib:.0f}",
+        ],
         [
             "Pi / synopsis",
             f"{result.pi_ms / result.ours_ms:.2f}×",
+            f"{result.pi_cpu_ms / result.ours_cpu_ms:.2f}×",
             f"{result.pi_mib / result.ours_mib:.2f}×",
         ],
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [
             row[0].ljust(widths[0]),

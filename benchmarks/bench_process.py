@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from _common import REFERENCE_PROCESS, REPO, Row, big_session, name_of, print_table
@@ -34,8 +35,19 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def run_child(argv: list[str]) -> tuple[float, float, bytes]:
-    """(wall ms, peak RSS MiB, standard output) of one child process."""
+@dataclass(frozen=True)
+class ChildRun:
+    """What one child process cost, as ``wait4`` reports it, and what it printed."""
+
+    wall_ms: float
+    cpu_ms: float
+    """User plus system time: on a shared machine, steadier than the wall clock."""
+    rss_mib: float
+    output: bytes
+
+
+def run_child(argv: list[str]) -> ChildRun:
+    """Run ``argv`` to its end and measure it (a failure is a ``RuntimeError``)."""
     with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
         child = subprocess.Popen(argv, stdout=output, stderr=errors)
@@ -47,7 +59,8 @@ def run_child(argv: list[str]) -> tuple[float, float, bytes]:
             message = errors.read().decode(errors="replace").strip()
             raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}: {message}")
         output.seek(0)
-        return wall, usage.ru_maxrss / 1024, output.read()  # ru_maxrss is in KiB on Linux
+        cpu = (usage.ru_utime + usage.ru_stime) * 1000
+        return ChildRun(wall, cpu, usage.ru_maxrss / 1024, output.read())  # maxrss is in KiB
 
 
 def run(path: Path, runs: int = 3) -> list[Row]:
@@ -55,9 +68,9 @@ def run(path: Path, runs: int = 3) -> list[Row]:
     for name, args in COMMANDS.items():
         command, *options = args
         argv = [sys.executable, str(DRIVER), command, str(path), *options]
-        results = [run_child(argv)[:2] for _ in range(runs)]
-        wall = statistics.median(r[0] for r in results)
-        rss = max(r[1] for r in results)
+        results = [run_child(argv) for _ in range(runs)]
+        wall = statistics.median(r.wall_ms for r in results)
+        rss = max(r.rss_mib for r in results)
         reference = REFERENCE_PROCESS.get(name) if path.stat().st_size > 50_000_000 else None
         rows.append(
             Row(
