@@ -231,7 +231,7 @@ def gc_paused() -> Iterator[None]:
     Parsing a large session creates millions of dicts and lists that hold no cycles;
     letting the collector scan them again and again triples the load time. Re-enabling
     it alone is not enough: everything built meanwhile sits in the youngest generation,
-    and the next allocation would scan all of it (half a second for 100k entries). So
+    and the next allocation would scan all of it (0.2 s of CPU for 100k entries). So
     the objects are moved to the oldest generation unscanned (``freeze`` then
     ``unfreeze``), unless the program froze objects of its own, which must stay frozen.
     """
