@@ -224,16 +224,21 @@ def is_header(value: Any) -> bool:
     )
 
 
+_PROMOTE_BYTES = 16 * 1024 * 1024
+"""Inputs at least this large leave their parsed objects in the oldest GC generation."""
+
+
 @contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(*, promote: bool = False) -> Iterator[None]:
     """Pause the cyclic garbage collector while building many small objects.
 
     Parsing a large session creates millions of dicts and lists that hold no cycles;
     letting the collector scan them again and again triples the load time. Re-enabling
     it alone is not enough: everything built meanwhile sits in the youngest generation,
-    and the next allocation would scan all of it (0.2 s of CPU for 100k entries). So
-    the objects are moved to the oldest generation unscanned (``freeze`` then
-    ``unfreeze``), unless the program froze objects of its own, which must stay frozen.
+    and the next allocation would scan all of it (0.2 s of CPU for 100k entries). With
+    ``promote`` the objects are moved to the oldest generation unscanned (``freeze``
+    then ``unfreeze``), unless the program froze objects of its own, which must stay
+    frozen (counting them walks them all, so this is only for large inputs).
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -241,7 +246,7 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            if not gc.get_freeze_count():
+            if promote and not gc.get_freeze_count():
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
@@ -262,7 +267,8 @@ def parse_session(
     loads as an empty session (Pi's behaviour, minus the overwrite); by default it is an
     error. ``new_id`` makes the ids created by v1 migration deterministic.
     """
-    with gc_paused():  # parsing builds millions of acyclic objects: nothing for gc to find
+    # Parsing builds millions of acyclic objects: nothing for the collector to find.
+    with gc_paused(promote=len(data) >= _PROMOTE_BYTES):
         return _parse_session(data, path, strict, invalid_header, new_id)
 
 
