@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from _common import REPO, big_session
+from _common import big_session
 from bench_process import DRIVER, ChildRun, run_child
 from tests.parity.pi16 import PACKAGE, install_pi16
 
@@ -150,5 +150,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    os.chdir(REPO)
     main()
