@@ -53,10 +53,9 @@ from synopsis.messages import (
 )
 from synopsis.providers.base import ChatModel, ChatRequest, prepare_for_provider
 from synopsis.providers.overflow import is_context_overflow
-from synopsis.session.context import SessionContext
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer
-from synopsis.tokens import ContextTokens, current_context_tokens
+from synopsis.tokens import ContextTokens
 
 OVERFLOW_RECOVERY_FAILED = (
     "Context overflow recovery failed after one compact-and-retry attempt. "
@@ -125,7 +124,6 @@ class AgentSession:
         self._stuck_at_entry: str | None = None
         self._abort_requested = False
         self._running: asyncio.Task[Any] | None = None
-        self._context_cache: tuple[tuple[Session, str | None, int], SessionContext] | None = None
 
     # --- events and hooks -------------------------------------------------------------------
 
@@ -149,27 +147,13 @@ class AgentSession:
     def threshold(self) -> int:
         return self.settings.threshold(self.model.context_window)
 
-    def _session_context(self) -> SessionContext:
-        """The session's context at its leaf, built once per state of the session.
-
-        One step of the loop asks for it several times with nothing appended in between
-        (the compaction check after a turn, then the next request), and building it walks
-        the whole branch. Entries are only ever appended, so the session, its leaf and its
-        number of entries say when the context can have changed.
-        """
-        key = (self.session, self.session.leaf_id, len(self.session.entries))
-        if self._context_cache is not None and self._context_cache[0] == key:
-            return self._context_cache[1]
-        context = self.session.build_context()
-        self._context_cache = (key, context)
-        return context
-
     def context_tokens(self) -> ContextTokens:
-        """Context size now: the last valid usage after the checkpoint, plus estimates."""
-        context = self._session_context()
-        return current_context_tokens(
-            context.messages, context.new_messages_start, self.settings.token_counter.count
-        )
+        """Context size now: the last valid usage after the checkpoint, plus estimates.
+
+        The session keeps it up to date as messages are appended, so this costs the same
+        at any length of the session (it runs before every model call).
+        """
+        return self.session.context_tokens(self.settings.token_counter.count)
 
     def context_usage(self) -> ContextUsage:
         return ContextUsage(self.context_tokens().tokens, self.model.context_window, self.threshold)
@@ -182,7 +166,7 @@ class AgentSession:
         compacting (a huge tool result in the kept part), the largest tool results are
         shortened in what is sent (never in the session), so no request exceeds the window.
         """
-        messages = self._session_context().messages
+        messages = self.session.build_context().messages
         system_prompt = self.system_prompt
         if (
             self.settings.checkpoint_role == "system"

@@ -22,27 +22,153 @@ class ModelRef:
     model_id: str | None
 
 
-@dataclass(slots=True)
 class SessionContext:
-    """Messages for the model plus the settings in force at the leaf."""
+    """Messages for the model plus the settings in force at the leaf.
 
-    messages: list[AgentMessage] = field(default_factory=list)
-    thinking_level: str = "off"
-    model: ModelRef | None = None
-    entry_ids: list[str] = field(default_factory=list)
-    """The id of the entry each message came from (the compaction's id for its summary)."""
-    compaction_index: int = -1
-    """Position on the path of the compaction in force, or -1."""
-    first_kept_entry_missing: bool = False
-    """The compaction's first kept entry is not on the path before it (its kept part is lost)."""
-    new_messages_start: int = 0
-    """Index of the first message whose entry came after the latest compaction or context
-    edit on the path (0 without one).
-
-    Usage reported by replies before that point describes a context that no longer exists.
+    A context stays what it was when it was built. The context of a session's current
+    leaf is a view of lists the session keeps extending as entries are appended
+    (:class:`synopsis.session.live_context.LiveContext`): its lists are copied, up to the
+    lengths they had when it was built, the first time they are read. Building it costs
+    nothing until then, so the agent loop can ask for it before every model call.
     """
-    projection: Projection | None = None
-    """The context entries and their (edited) messages, see :func:`build_projection`."""
+
+    __slots__ = (
+        "_entry_ids",
+        "_live",
+        "_live_sizes",
+        "_messages",
+        "_projection",
+        "compaction_index",
+        "first_kept_entry_missing",
+        "model",
+        "new_messages_start",
+        "thinking_level",
+    )
+
+    def __init__(
+        self,
+        messages: list[AgentMessage] | None = None,
+        thinking_level: str = "off",
+        model: ModelRef | None = None,
+        entry_ids: list[str] | None = None,
+        compaction_index: int = -1,
+        first_kept_entry_missing: bool = False,
+        new_messages_start: int = 0,
+        projection: Projection | None = None,
+    ) -> None:
+        self.thinking_level = thinking_level
+        self.model = model
+        self.compaction_index = compaction_index
+        """Position on the path of the compaction in force, or -1."""
+        self.first_kept_entry_missing = first_kept_entry_missing
+        """The compaction's first kept entry is not on the path before it (its kept part is
+        lost)."""
+        self.new_messages_start = new_messages_start
+        """Index of the first message whose entry came after the latest compaction or
+        context edit on the path (0 without one). Usage reported by replies before that
+        point describes a context that no longer exists."""
+        self._messages = [] if messages is None else messages
+        self._entry_ids = [] if entry_ids is None else entry_ids
+        self._projection = projection
+        self._live: Projection | None = None
+        self._live_sizes = (0, 0, 0)
+
+    @classmethod
+    def view(
+        cls,
+        live: Projection,
+        *,
+        thinking_level: str,
+        model: ModelRef | None,
+        first_kept_entry_missing: bool,
+        new_messages_start: int,
+    ) -> SessionContext:
+        """The context ``live`` describes now, read from it lazily (see the class).
+
+        ``live``'s lists must only ever be appended to.
+        """
+        context = cls(
+            thinking_level=thinking_level,
+            model=model,
+            compaction_index=live.compaction_index,
+            first_kept_entry_missing=first_kept_entry_missing,
+            new_messages_start=new_messages_start,
+        )
+        context._live = live
+        context._live_sizes = (len(live.entries), len(live.flat), live.path_length)
+        context._messages = context._entry_ids = None  # type: ignore[assignment]
+        return context
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        """The messages for the model, in order."""
+        if self._messages is None:
+            assert self._live is not None
+            self._messages = self._live.flat[: self._live_sizes[1]]
+        return self._messages
+
+    @messages.setter
+    def messages(self, value: list[AgentMessage]) -> None:
+        self._messages = value
+
+    @property
+    def entry_ids(self) -> list[str]:
+        """The id of the entry each message came from (the compaction's id for its summary)."""
+        if self._entry_ids is None:
+            assert self._live is not None
+            self._entry_ids = self._live.flat_ids[: self._live_sizes[1]]
+        return self._entry_ids
+
+    @entry_ids.setter
+    def entry_ids(self, value: list[str]) -> None:
+        self._entry_ids = value
+
+    @property
+    def projection(self) -> Projection | None:
+        """The context entries and their (edited) messages, see :func:`build_projection`."""
+        if self._projection is None and self._live is not None:
+            entries, _, path_length = self._live_sizes
+            self._projection = self._live.prefix(
+                entries, path_length, self.messages, self.entry_ids
+            )
+        return self._projection
+
+    @projection.setter
+    def projection(self, value: Projection | None) -> None:
+        self._projection = value
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.messages,
+            self.thinking_level,
+            self.model,
+            self.entry_ids,
+            self.compaction_index,
+            self.first_kept_entry_missing,
+            self.new_messages_start,
+            self.projection,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SessionContext):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        names = (
+            "messages",
+            "thinking_level",
+            "model",
+            "entry_ids",
+            "compaction_index",
+            "first_kept_entry_missing",
+            "new_messages_start",
+            "projection",
+        )
+        fields = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"SessionContext({fields})"
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -194,6 +320,8 @@ class Projection:
     """Every message in order: the context's messages."""
     flat_ids: list[str] = field(default_factory=list)
     """The id of the entry each of :attr:`flat` came from."""
+    edit_targets: set[Any] = field(default_factory=set)
+    """The ``targetId`` of every context edit among the context entries."""
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -206,6 +334,61 @@ class Projection:
     def leading_compaction(self) -> bool:
         """Does a compaction in force open the projection (one an edit did not remove)?"""
         return self.compaction_index >= 0 and bool(self.messages[0])
+
+    def extend(self, entry: Entry) -> bool:
+        """Add ``entry``, appended to the path after its end, in place; ``False`` (nothing
+        changed) when it changes more than its own messages: a compaction, a context edit,
+        or an entry an earlier edit targets. Then only :func:`build_projection` is right.
+
+        An entry after the end of the path is a context entry (it comes after any
+        compaction) and contributes its own messages, exactly as :func:`build_projection`
+        reads them; nothing before it changes.
+        """
+        kind = entry.get("type")
+        if kind in ("compaction", "context_edit") or entry.get("id") in self.edit_targets:
+            return False
+        group: tuple[AgentMessage, ...]
+        if kind == "message":
+            message = entry.get("message")
+            group = (_with_content(message),) if isinstance(message, dict) else _NONE
+        else:
+            other = entry_message(entry)
+            group = _NONE if other is None else (other,)
+        self.entries.append(entry)
+        self.indices.append(self.path_length)
+        self.messages.append(group)
+        self.path_length += 1
+        for message in group:
+            self.flat.append(message)
+            self.flat_ids.append(entry["id"])
+        self.message_count += len(group)
+        return True
+
+    def prefix(
+        self,
+        entries: int,
+        path_length: int,
+        flat: list[AgentMessage],
+        flat_ids: list[str],
+    ) -> Projection:
+        """A copy of this projection as it was with its first ``entries`` entries, before
+        :meth:`extend` added the others (``flat`` and ``flat_ids``: its messages then)."""
+        return Projection(
+            entries=self.entries[:entries],
+            indices=self.indices[:entries],
+            messages=self.messages[:entries],
+            path_length=path_length,
+            compaction_index=self.compaction_index,
+            first_kept_entry_missing=self.first_kept_entry_missing,
+            omitted=dict(self.omitted),
+            edited=self.edited,
+            edits_on_path=self.edits_on_path,
+            usage_floor=self.usage_floor,
+            message_count=len(flat),
+            flat=flat,
+            flat_ids=flat_ids,
+            edit_targets=set(self.edit_targets),
+        )
 
     def new_messages_start(self) -> int:
         """Index of the first message whose entry comes after :attr:`usage_floor`."""
@@ -292,6 +475,7 @@ def build_projection(
         for index in edits:
             if in_context is None or index in in_context:
                 latest[path[index].get("targetId")] = path[index]
+        projection.edit_targets = set(latest)
 
     groups = projection.messages
     add_group = groups.append

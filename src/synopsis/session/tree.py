@@ -19,8 +19,10 @@ from synopsis.errors import DuplicateEntryIdError, EntryNotFoundError, ParentCyc
 from synopsis.messages import AgentMessage
 from synopsis.session.context import SessionContext, build_session_context, iso_to_ms
 from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader
+from synopsis.session.live_context import LiveContext
 from synopsis.session.migration import random_entry_id
 from synopsis.system_messages import current_system_message
+from synopsis.tokens import ContextTokens, estimate_tokens
 
 DuplicatePolicy = Literal["error", "last-wins"]
 
@@ -129,6 +131,7 @@ class Session:
         self._sink = sink
         self._new_id = new_id
         self._children: dict[str | None, list[Entry]] | None = None
+        self._live: LiveContext | None = None
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -175,6 +178,14 @@ class Session:
 
     def children(self, entry_id: str | None) -> list[Entry]:
         """Direct children of ``entry_id`` (``None``: the roots), in file order."""
+        return list(self.child_lists().get(entry_id, ()))
+
+    def child_lists(self) -> dict[str | None, list[Entry]]:
+        """The children of every entry that has some (``None``: the roots), in file order.
+
+        The session's own index, kept up to date by appends, for walks over the whole
+        tree; read it, do not change it.
+        """
         if self._children is None:
             index: dict[str | None, list[Entry]] = {}
             for entry in self.entries:
@@ -182,7 +193,7 @@ class Session:
                 key = parent if parent in self._by_id else None
                 index.setdefault(key, []).append(entry)
             self._children = index
-        return list(self._children.get(entry_id, ()))
+        return self._children
 
     def labels(self) -> dict[str, str]:
         """The label of every labelled entry (the last label entry wins; empty clears)."""
@@ -226,8 +237,29 @@ class Session:
         return roots
 
     def build_context(self, leaf_id: str | None = None) -> SessionContext:
-        """The context the model sees at ``leaf_id`` (default: the current leaf)."""
-        return build_session_context(self.path(leaf_id))
+        """The context the model sees at ``leaf_id`` (default: the current leaf).
+
+        The current leaf's context is kept up to date as entries are appended (see
+        :mod:`synopsis.session.live_context`), so asking for it again costs nothing
+        however long the session; another leaf's is built from its path.
+        """
+        if leaf_id is not None and leaf_id != self.leaf_id:
+            return build_session_context(self.path(leaf_id))
+        return self._live_context().context()
+
+    def context_tokens(self, count: Callable[[Any], int] = estimate_tokens) -> ContextTokens:
+        """:func:`synopsis.tokens.current_context_tokens` of the current leaf's context,
+        estimating with ``count`` (a token counter's ``count``), kept up to date as entries
+        are appended: what an agent checks against its threshold before every call."""
+        return self._live_context().tokens(count)
+
+    def _live_context(self) -> LiveContext:
+        """The live context of the current leaf, built afresh when the leaf moved or
+        entries arrived other than through :meth:`_append` (another writer's, adopted)."""
+        live = self._live
+        if live is None or live.leaf_id != self.leaf_id or live.entry_count != len(self.entries):
+            live = self._live = LiveContext(self.path(), self.leaf_id, len(self.entries))
+        return live
 
     # --- moving the leaf --------------------------------------------------------------------
 
@@ -259,6 +291,13 @@ class Session:
         }
         if self._sink is not None:
             self._sink.write_entry(self.header, entry)
+        live = self._live
+        if live is not None and (
+            live.leaf_id != self.leaf_id
+            or live.entry_count != len(self.entries)
+            or not live.extend(entry)
+        ):
+            self._live = None  # it no longer describes the leaf: the next read rebuilds it
         self.entries.append(entry)
         self._by_id[entry["id"]] = entry
         if self._children is not None:
