@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from synopsis.cli._app import command as click_command
+from synopsis.cli import command as click_command
 from synopsis.session import open_session
 from tests.synthetic import write_session
 
@@ -100,7 +100,7 @@ def test_context_explains_its_figures_and_shows_the_checkpoint_whole(
         assert figure in shown
     assert "checkpoint, shown in full below" in shown
     # the other messages stay one-line previews of at most 60 characters
-    rows = [line for line in shown.splitlines() if line.startswith("│ ") and "toolResult" in line]
+    rows = [line for line in shown.splitlines() if "  toolResult  " in line]
     assert rows and all(len(line) < 200 for line in rows)
 
 

@@ -17,20 +17,56 @@ from __future__ import annotations
 
 import errno
 import sys
+from importlib import import_module
+from typing import Any
 
 import typer
 
-from synopsis.cli._app import app, command, console_error
-from synopsis.cli._status import ModelCallsAborted
+from synopsis.cli import _app
+from synopsis.cli._app import ModelCallsAborted, console_error
 from synopsis.errors import SynopsisError
 
-__all__ = ["app", "main"]
+__all__ = ["COMMAND_MODULES", "app", "command", "main", "register"]
 
-# Command modules register themselves on import.
-from synopsis.cli import demo, session_commands  # noqa: F401  isort: skip
-from synopsis.cli import doctor  # noqa: F401  isort: skip
-from synopsis.cli import eval as eval_command  # noqa: F401  isort: skip
-from synopsis.cli import import_command, view_command  # noqa: F401  isort: skip
+COMMAND_MODULES: dict[str, str] = {
+    "tree": "session_commands",
+    "context": "session_commands",
+    "migrate": "session_commands",
+    "plan": "session_commands",
+    "compact": "session_commands",
+    "doctor": "doctor",
+    "eval": "eval",
+    "import": "import_command",
+    "view": "view_command",
+    "demo": "demo",
+}
+"""The module that registers each command on :data:`app` when it is imported.
+
+A command's module is imported only when the command runs (every module for the list
+of commands, ``--help`` and mistakes), so starting ``synopsis context`` does not pay for
+the evaluation harness, the viewer or the model clients.
+"""
+
+
+def register(names: list[str] | None = None) -> None:
+    """Import the modules of the commands ``names`` (``None``: every command)."""
+    wanted = COMMAND_MODULES.values() if names is None else (COMMAND_MODULES[n] for n in names)
+    for module in dict.fromkeys(wanted):
+        import_module(f"synopsis.cli.{module}")
+
+
+def command(names: list[str] | None = None) -> Any:
+    """The Click command of the CLI with the commands ``names`` (``None``: all of them)."""
+    register(names)
+    return _app.command()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the Typer application with every command on it
+        register()
+        return _app.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Click's base of usage errors, reached through a public name (Typer vendors Click in
 # recent releases and depends on it in older ones).
@@ -61,8 +97,9 @@ def describe_os_error(error: OSError) -> str:
 
 def main() -> None:
     """Run the command line; every failure a user can cause is one ``error:`` line."""
+    first = sys.argv[1] if len(sys.argv) > 1 else None
     try:
-        code = command()(standalone_mode=False)
+        code = command([first] if first in COMMAND_MODULES else None)(standalone_mode=False)
     except SynopsisError as error:
         console_error(str(error))
         code = 2

@@ -5,21 +5,26 @@ attacker who planted a file): before it reaches the terminal it goes through
 :func:`clean`, which shows lone surrogates as U+FFFD and control characters as escapes,
 and it is printed as :class:`rich.text.Text` (or with markup off), so ``[/]`` in a message
 is text, not Rich markup. Machine output (:func:`write_json`) is always valid UTF-8.
+
+Rich is imported on the first print through :data:`console` or :data:`stderr_console`,
+not with this module: a command that prints plain lines (``tree``, ``context``) or JSON
+starts without it.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from synopsis._js import replace_lone_surrogates
 from synopsis.session.jsonl import dump_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 app = typer.Typer(
     name="synopsis",
@@ -28,8 +33,36 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-stderr_console = Console(stderr=True)
+
+
+class _LazyConsole:
+    """A Rich console made on first use (importing Rich costs tens of milliseconds)."""
+
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return getattr(self._console, name)
+
+
+console = cast("Console", _LazyConsole(stderr=False))
+stderr_console = cast("Console", _LazyConsole(stderr=True))
+
+
+class ModelCallsAborted(Exception):
+    """The run stopped at a model failure that every further call would repeat.
+
+    Deliberately not a :class:`~synopsis.errors.SynopsisError`: code that records a
+    failed call and carries on (the agent loop turns a failed call into an error reply)
+    must not swallow it. Raised by :mod:`synopsis.cli._status`; defined here so that
+    :func:`synopsis.cli.main` can catch it without importing the model clients.
+    """
+
 
 # C0 and C1 control characters and DEL, and the invisible characters that reorder or
 # hide text on a terminal (bidirectional overrides and isolates, marks).
@@ -53,11 +86,15 @@ def clean(text: object, *, multiline: bool = False) -> str:
 
 def user_text(text: object, style: str = "", *, multiline: bool = False) -> Text:
     """Data from a session as a Rich :class:`Text`: cleaned, never read as markup."""
+    from rich.text import Text
+
     return Text(clean(text, multiline=multiline), style=style)
 
 
 def _print_version(value: bool) -> None:
     if value:
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             number = version("synopsis")
         except PackageNotFoundError:  # running from a source tree that is not installed
@@ -97,12 +134,16 @@ def command() -> Any:
 
 def console_error(message: str) -> None:
     """Print ``error: message`` on one line to stderr (the message is cleaned)."""
+    from rich.text import Text
+
     line = Text("error:", style="bold red")
     line.append(" " + clean(message))
     stderr_console.print(line, highlight=False, soft_wrap=True)
 
 
 def warn(message: str) -> None:
+    from rich.text import Text
+
     line = Text("warning:", style="yellow")
     line.append(" " + clean(message))
     stderr_console.print(line, highlight=False, soft_wrap=True)
@@ -110,7 +151,7 @@ def warn(message: str) -> None:
 
 def note(message: str) -> None:
     """A line for the user on stderr, so it never mixes with ``--json`` on stdout."""
-    stderr_console.print(Text(clean(message)), highlight=False, soft_wrap=True)
+    stderr_console.print(user_text(message), highlight=False, soft_wrap=True)
 
 
 def write_json(value: object) -> None:

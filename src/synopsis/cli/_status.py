@@ -17,7 +17,7 @@ from typing import Protocol
 from rich.status import Status
 from rich.text import Text
 
-from synopsis.cli._app import clean, note, stderr_console
+from synopsis.cli._app import ModelCallsAborted, clean, note, stderr_console
 from synopsis.errors import SummarizerError
 from synopsis.providers._retry import (
     CallFailure,
@@ -27,14 +27,7 @@ from synopsis.providers._retry import (
     observe_calls,
 )
 
-
-class ModelCallsAborted(Exception):
-    """The run stopped at a model failure that every further call would repeat.
-
-    Deliberately not a :class:`~synopsis.errors.SynopsisError`: code that records a
-    failed call and carries on (the agent loop turns a failed call into an error reply)
-    must not swallow it.
-    """
+__all__ = ["ModelCallsAborted", "StatusLine", "working"]
 
 
 class StatusLine(Protocol):

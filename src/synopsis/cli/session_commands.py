@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
+import gc
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
 
 from synopsis.cli._app import app, clean, console, note, user_text, warn, write_json
-from synopsis.cli._status import working
-from synopsis.compaction import CompactionSettings
-from synopsis.compaction.orchestrate import CompactionPlan, compact_session, plan_compaction
+from synopsis.cli._lines import Painter, columns, styling, write_lines
 from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
-from synopsis.session.doctor import same_file
 from synopsis.session.entries import Entry
 from synopsis.session.jsonl import write_atomically
 from synopsis.token_counters import token_counter
 from synopsis.tokens import TokenCounter, current_context_tokens
+
+if TYPE_CHECKING:  # the compaction engine is imported by the commands that compact
+    from synopsis.compaction import CompactionSettings
+    from synopsis.compaction.orchestrate import CompactionPlan
 
 FileArg = Annotated[Path, typer.Argument(help="A Pi session file (JSONL).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
@@ -68,6 +68,24 @@ def load(path: Path) -> FileSession:
     return session
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run the block with the cyclic garbage collector off.
+
+    A loaded session is millions of objects that live until the command ends; with the
+    collector on, each allocation-heavy step after loading has it walk them all again
+    (that tripled the time of ``tree`` on 100,000 entries). Cycles made meanwhile are
+    collected once the block ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _preview(entry: Entry, width: int = 72) -> str:
     kind = entry.get("type")
     if kind == "message":
@@ -95,9 +113,96 @@ def _preview(entry: Entry, width: int = 72) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+AllOpt = Annotated[
+    bool, typer.Option("--all", help="Show everything, however long (no summarizing).")
+]
+
+FULL_TREE_ENTRIES = 1000
+"""Trees up to this many entries are shown whole; larger ones summarize linear runs."""
+RUN_ENDS = 3
+"""Entries shown at each end of a summarized linear run."""
+
+
+TreeRow = tuple[Entry, int, bool]
+"""An entry, its depth, and whether it opens the tree or a branch or has branches."""
+
+
+def _tree_rows(session: FileSession) -> list[TreeRow]:
+    """Every entry, depth first in file order. Depth grows only at branch points, so a
+    long linear session stays readable."""
+    kids = session.child_lists()
+    rows: list[TreeRow] = []
+    stack: list[TreeRow] = [(root, 0, True) for root in reversed(kids.get(None, ()))]
+    none: list[Entry] = []
+    while stack:
+        entry, depth, opens = stack.pop()
+        while True:  # down a linear run without the stack
+            children = kids.get(entry["id"], none)
+            if len(children) != 1:
+                break
+            rows.append((entry, depth, opens))
+            entry, opens = children[0], False
+        branches = len(children) > 1
+        rows.append((entry, depth, opens or branches))
+        child_depth = depth + 1 if branches else depth
+        stack.extend((child, child_depth, branches) for child in reversed(children))
+    return rows
+
+
+_LANDMARK_TYPES = frozenset({"compaction", "branch_summary"})
+
+
+def _summarized(
+    rows: list[TreeRow], labels: dict[str, str], leaf_id: str | None
+) -> list[TreeRow | int]:
+    """``rows`` with every run of more than ``2 * RUN_ENDS + 1`` consecutive entries at
+    one depth cut to its ends, with the number left out between them. Landmarks end a
+    run and are always shown: roots, branch points and the first entry of every branch,
+    labelled entries, checkpoints, branch summaries and the leaf."""
+    shown: list[TreeRow | int] = []
+    run: list[TreeRow] = []
+
+    def flush() -> None:
+        if len(run) > 2 * RUN_ENDS + 1:
+            shown.extend(run[:RUN_ENDS])
+            shown.append(len(run) - 2 * RUN_ENDS)
+            shown.extend(run[-RUN_ENDS:])
+        else:
+            shown.extend(run)
+        run.clear()
+
+    for row in rows:
+        entry, depth, opens = row
+        entry_id = entry["id"]
+        if (
+            opens
+            or entry_id in labels
+            or entry_id == leaf_id
+            or entry.get("type") in _LANDMARK_TYPES
+        ):
+            flush()
+            shown.append(row)
+            continue
+        if run and run[-1][1] != depth:
+            flush()
+        run.append(row)
+    flush()
+    return shown
+
+
 @app.command()
-def tree(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Show the session tree: branches, labels, and the leaf."""
+def tree(file: FileArg, show_all: AllOpt = False, as_json: JsonOpt = False) -> None:
+    """Show the session tree: branches, labels, and the leaf.
+
+    A tree of more than 1,000 entries is summarized: long linear runs show their first
+    and last entries and how many are left out; branch points, labels, checkpoints and
+    the leaf are always shown. --all shows every entry.
+    """
+    with collector_paused():
+        _tree(file, show_all, as_json)
+
+
+def _tree(file: Path, show_all: bool, as_json: bool) -> None:
     session = load(file)
     labels = session.labels()
     on_path = {e["id"] for e in session.path()}
@@ -119,21 +224,34 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
             }
         )
         return
-    # Depth grows only at branch points, so a long linear session stays readable.
-    stack: list[tuple[Entry, int]] = [(root, 0) for root in reversed(session.children(None))]
-    while stack:
-        entry, depth = stack.pop()
-        line = Text("  " * depth)
-        line.append(clean(entry["id"]), style="bold" if entry["id"] in on_path else "dim")
-        line.append(" " + clean(_preview(entry)))
-        if entry["id"] in labels:
-            line.append(f" [{clean(labels[entry['id']])}]", style="cyan")
-        if entry["id"] == session.leaf_id:
-            line.append("  ← leaf", style="bold green")
-        console.print(line, highlight=False, soft_wrap=True)
-        children = session.children(entry["id"])
-        child_depth = depth + 1 if len(children) > 1 else depth
-        stack.extend((child, child_depth) for child in reversed(children))
+    rows = _tree_rows(session)
+    summarize = not show_all and len(rows) > FULL_TREE_ENTRIES
+    shown = _summarized(rows, labels, session.leaf_id) if summarize else rows
+    paint = Painter(styling())
+    lines: list[str] = []
+    depth = 0
+    for row in shown:
+        if isinstance(row, int):
+            lines.append("  " * depth + paint(f"… {row:,} more entries (--all shows them)", "dim"))
+            continue
+        entry, depth, _ = row
+        entry_id = entry["id"]
+        line = "  " * depth + paint(clean(entry_id), "bold" if entry_id in on_path else "dim")
+        line += " " + clean(_preview(entry))
+        if entry_id in labels:
+            line += " " + paint(f"[{clean(labels[entry_id])}]", "cyan")
+        if entry_id == session.leaf_id:
+            line += "  " + paint("← leaf", "bold green")
+        lines.append(line)
+    if summarize:
+        lines.append(
+            paint(f"({len(rows):,} entries; long linear runs summarized, --all shows all)", "dim")
+        )
+    write_lines(lines)
+
+
+CONTEXT_ROWS = 200
+"""Messages listed by ``context`` unless --limit or --all says otherwise."""
 
 
 @app.command()
@@ -141,9 +259,25 @@ def context(
     file: FileArg,
     leaf: Annotated[str | None, typer.Option(help="Build the context at this entry.")] = None,
     counter: CounterOpt = "chars4",
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit",
+            metavar="N",
+            min=1,
+            help="List the last N messages (checkpoints and branch summaries always).",
+        ),
+    ] = CONTEXT_ROWS,
+    show_all: AllOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the model would see: the context at the leaf, with token estimates."""
+    with collector_paused():
+        _context(file, leaf, counter, 0 if show_all else limit, as_json)
+
+
+def _context(file: Path, leaf: str | None, counter: str, limit: int, as_json: bool) -> None:
+    """``limit``: how many of the last messages to list, 0 for all of them."""
     count = token_counter(counter)
     session = load(file)
     if leaf is not None:
@@ -152,7 +286,6 @@ def context(
     messages = built.messages
     per_message = [count.count(m) for m in messages]
     tokens = current_context_tokens(messages, built.new_messages_start, count.count)
-    llm = convert_to_llm(messages)
     model = built.model
     summary: dict[str, Any] = {
         "sessionId": session.session_id,
@@ -169,18 +302,20 @@ def context(
         "firstKeptEntryMissing": built.first_kept_entry_missing,
     }
     if as_json:
+        llm = convert_to_llm(messages)
         write_json({**summary, "perMessageTokens": per_message, "messages": llm})
         return
-    header = Table.grid(padding=(0, 2))
-    for key, value in summary.items():
-        header.add_row(Text(key, style="bold"), user_text(value))
-    console.print(header)
-    for key, meaning in _EXPLAINED.items():
-        console.print(Text.assemble((key, "bold dim"), (f": {meaning}", "dim")))
+    paint = Painter(styling())
+    width = max(map(len, summary))
+    lines = [paint(key.ljust(width), "bold") + "  " + clean(v) for key, v in summary.items()]
+    lines += [paint(f"{key}: {meaning}", "dim") for key, meaning in _EXPLAINED.items()]
+    write_lines(lines)
     if built.first_kept_entry_missing:
         warn("the latest compaction's first kept entry is not on this path: its kept part is lost")
-    table = Table("#", "entry", "role", "tokens", "content", show_lines=False)
+    first_listed = max(0, len(messages) - limit) if limit else 0
+    rows = [["#", "entry", "role", "tokens", "content"]]
     summaries: list[tuple[int, str, Any]] = []
+    left_out = 0
     for index, (message, entry_id, tokens_of) in enumerate(
         zip(messages, built.entry_ids, per_message, strict=True)
     ):
@@ -188,21 +323,27 @@ def context(
         if role in _SUMMARY_ROLES:
             summaries.append((index, entry_id, message))
             content = f"{_SUMMARY_ROLES[role]}, shown in full below"
+        elif index < first_listed:
+            left_out += 1
+            continue
         else:
             content = _preview({"type": "message", "message": message}, 60)
-        table.add_row(
-            str(index), user_text(entry_id), user_text(role), str(tokens_of), user_text(content)
-        )
-    console.print(table)
-    for index, entry_id, message in summaries:
-        title = f"#{index} {_SUMMARY_ROLES[role_of(message)]} (entry {entry_id})"
-        console.print(
-            Panel(
-                user_text(message.get("summary", ""), multiline=True),
-                title=user_text(title),
-                title_align="left",
+        rows.append([str(index), clean(entry_id), clean(role), str(tokens_of), clean(content)])
+    table = columns(rows, right=frozenset({0, 3}))
+    table[0] = paint(table[0], "bold")
+    if left_out:
+        table.append(
+            paint(
+                f"… {left_out:,} earlier messages not listed (--limit N lists the last N, "
+                "--all every one)",
+                "dim",
             )
         )
+    write_lines(["", *table])
+    for index, entry_id, message in summaries:
+        title = f"#{index} {_SUMMARY_ROLES[role_of(message)]} (entry {entry_id})"
+        body = clean(message.get("summary", ""), multiline=True)
+        write_lines(["", paint(f"── {clean(title)} ──", "bold"), body])
 
 
 _SUMMARY_ROLES = {"compactionSummary": "checkpoint", "branchSummary": "branch summary"}
@@ -228,6 +369,8 @@ def migrate(
     as_json: JsonOpt = False,
 ) -> None:
     """Convert a version 1 or 2 session file to version 3 (the input is not modified)."""
+    from synopsis.session.doctor import same_file
+
     if same_file(file, out):  # also through a link or another spelling of the path
         raise SettingsError(
             f"-o {out} is the input file: migrate writes a new file and never modifies its "
@@ -265,6 +408,8 @@ def _settings(
     counter: TokenCounter | None = None,
 ) -> CompactionSettings:
     """Settings from the options: Pi's defaults, or for ``--window`` defaults that fit it."""
+    from synopsis.compaction import CompactionSettings
+
     options: dict[str, Any] = {} if counter is None else {"token_counter": counter}
     if window is not None:
         return CompactionSettings.for_window(
@@ -326,6 +471,8 @@ def plan(
     session = load(file)
     trigger = _trigger(session, settings, window) if window is not None else None
     branch = session.path()
+    from synopsis.compaction.orchestrate import plan_compaction
+
     plan = plan_compaction(branch, settings)
     report = plan_report(plan)
     if as_json:
@@ -334,7 +481,7 @@ def plan(
     if trigger is not None:
         _print_trigger(trigger)
     if plan.preparation is None:
-        console.print(Text(f"No compaction: {report['reason']}."))
+        console.print(user_text(f"No compaction: {report['reason']}."))
         return
     _print_plan(plan, branch, report)
 
@@ -372,6 +519,9 @@ def plan_report(plan: CompactionPlan) -> dict[str, Any]:
 
 
 def _print_plan(plan: CompactionPlan, branch: list[Entry], report: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     preparation, bounds, cut = plan.preparation, plan.bounds, plan.cut
     assert preparation is not None and bounds is not None and cut is not None
     kept = branch[cut.first_kept_index]
@@ -445,6 +595,11 @@ def compact_command(
         from synopsis.summarizers.factory import make_summarizer
 
         summarizer = make_summarizer(model, base_url=base_url)
+    import asyncio
+
+    from synopsis.cli._status import working
+    from synopsis.compaction.orchestrate import compact_session
+
     session = load(file)
     backup = None if dry_run else _back_up_old_format(session, file)
     try:

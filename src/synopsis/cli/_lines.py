@@ -1,0 +1,68 @@
+"""Plain lines on stdout, for outputs that may run to a hundred thousand lines.
+
+Rich lays out every ``print`` (wrapping, markup, width), which is what a panel needs and
+far too slow for the rows of a large tree or context: 100,000 rows took over 30 s. These
+outputs are built as plain strings and written in large chunks. Data from a session goes
+through :func:`synopsis.cli._app.clean` before it is put in a line, as everywhere else;
+styles are ANSI codes, only on a terminal and never with ``NO_COLOR`` set.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+_CODES = {"bold": "1", "dim": "2", "cyan": "36", "green": "32", "bold green": "1;32"}
+
+
+def styling(stream: TextIO | None = None) -> bool:
+    """Whether to colour ``stream`` (stdout): a terminal, ``NO_COLOR`` unset, not ``dumb``."""
+    stream = stream or sys.stdout
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Painter:
+    """Wraps text in ANSI styles when the output is a terminal, else leaves it alone."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, style: str) -> str:
+        if not self.enabled or not text:
+            return text
+        return f"\x1b[{_CODES[style]}m{text}\x1b[0m"
+
+
+def write_lines(lines: Iterable[str], stream: TextIO | None = None, chunk: int = 2000) -> None:
+    """Write ``lines`` (each without its newline) to ``stream``, ``chunk`` lines a write."""
+    out = stream or sys.stdout
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) >= chunk:
+            out.write("\n".join(batch) + "\n")
+            batch.clear()
+    if batch:
+        out.write("\n".join(batch) + "\n")
+    out.flush()
+
+
+def columns(rows: Sequence[Sequence[str]], right: frozenset[int] = frozenset()) -> list[str]:
+    """``rows`` as aligned columns two spaces apart (columns in ``right`` right-aligned);
+    the last column is not padded."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row[:-1])
+        ]
+        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    return lines
