@@ -67,8 +67,8 @@ class SessionContext:
         """Index of the first message whose entry came after the latest compaction or
         context edit on the path (0 without one). Usage reported by replies before that
         point describes a context that no longer exists."""
-        self._messages = [] if messages is None else messages
-        self._entry_ids = [] if entry_ids is None else entry_ids
+        self._messages: list[AgentMessage] | None = [] if messages is None else messages
+        self._entry_ids: list[str] | None = [] if entry_ids is None else entry_ids
         self._projection = projection
         self._live: Projection | None = None
         self._live_sizes = (0, 0, 0)
@@ -96,7 +96,7 @@ class SessionContext:
         )
         context._live = live
         context._live_sizes = (len(live.entries), len(live.flat), live.path_length)
-        context._messages = context._entry_ids = None  # type: ignore[assignment]
+        context._messages = context._entry_ids = None  # read from ``live`` when asked for
         return context
 
     @property
