@@ -19,7 +19,13 @@ from synopsis.cli._status import working
 from synopsis.errors import SettingsError, SynopsisError
 from synopsis.eval.compactors import DEFAULT_COMPACTORS, MODEL_PREFIX, make_compactor
 from synopsis.eval.corpus import CONDITIONS, STAGES, load_corpus, run_corpus
-from synopsis.eval.corpus_report import corpus_json, extractor_table, kinds_table, rounds_table
+from synopsis.eval.corpus_report import (
+    corpus_json,
+    extractor_table,
+    kinds_table,
+    rounds_table,
+    sections_table,
+)
 from synopsis.eval.html import render_html
 from synopsis.eval.report import aggregate, report_json
 from synopsis.eval.runner import DEFAULT_ROUNDS, parse_budget, run_benchmark
@@ -201,4 +207,5 @@ def _corpus_command(folder: Path, as_json: bool) -> None:
     console.print(rounds_table(results, f"{folder}: {len(cases)} cases, embedded summarizer"))
     console.print(kinds_table(results))
     console.print(extractor_table(results))
+    console.print(sections_table(results))
     console.print(f"{len(cases)} cases × {len(CONDITIONS)} conditions in {wall:.1f} s")

@@ -32,6 +32,7 @@ from synopsis.compaction.chat_format import read_chat_messages
 from synopsis.compaction.messages_api import CompactedMessages, compact_messages
 from synopsis.errors import SettingsError
 from synopsis.eval.labels import ContextScore, contains, score_labels
+from synopsis.eval.section_accuracy import SectionScore, ends_mid_request, score_sections
 from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer
 from synopsis.tokens import estimate_tokens
@@ -65,6 +66,8 @@ class Case:
     truth: tuple[dict[str, Any], ...]
     untrusted: tuple[dict[str, Any], ...]
     noise: tuple[dict[str, Any], ...]
+    unfinished: bool | None = None
+    """The label ``unfinished``: whether the last request is still open at the end."""
 
 
 # --- loading --------------------------------------------------------------------------------
@@ -107,6 +110,7 @@ def _load_case(path: Path) -> Case:
         truth=labels["truth"],
         untrusted=labels["untrusted"],
         noise=labels["noise"],
+        unfinished=data["unfinished"] if isinstance(data.get("unfinished"), bool) else None,
     )
 
 
@@ -190,6 +194,10 @@ class StageResult:
     state: WorkingState | None = field(repr=False)
     context: str = field(repr=False, default="")
     """The scored text: checkpoint and kept messages."""
+    summary: str = field(repr=False, default="")
+    """The checkpoint alone."""
+    sections: SectionScore | None = field(repr=False, default=None)
+    """Which truth items stand in their own section of the checkpoint."""
 
     @property
     def over_budget(self) -> bool:
@@ -240,6 +248,16 @@ async def run_case(
             _active(case.noise, end),
         )
         summary = previous.summary or ""
+        verbatim = {id(m) for m in held}
+        replaced = frozenset(i for i in range(end) if id(messages[i]) not in verbatim)
+        last = end == len(case.turns) and case.unfinished is not None
+        sections = score_sections(
+            summary,
+            case.truth,
+            replaced,
+            end=end,
+            unfinished=bool(case.unfinished) if last else ends_mid_request(case.turns[:end]),
+        )
         results.append(
             StageResult(
                 case,
@@ -252,6 +270,8 @@ async def run_case(
                 budget,
                 previous.state,
                 text,
+                summary,
+                sections,
             )
         )
     return results

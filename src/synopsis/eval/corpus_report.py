@@ -10,6 +10,7 @@ from typing import Any
 from rich.table import Table
 
 from synopsis.eval.corpus import KINDS, StageResult, check_extractor
+from synopsis.eval.section_accuracy import SCORED_KINDS, SectionTotals, sum_scores
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,21 @@ def extractor_totals(results: Sequence[StageResult]) -> dict[str, Any]:
     }
 
 
+def section_totals(
+    results: Sequence[StageResult], *, final: bool = True
+) -> dict[str, SectionTotals]:
+    """Section accuracy per condition: over each case's last stage (``final``), else over
+    every stage (the unfinished-request count is mostly about intermediate stages)."""
+    chosen = final_results(results) if final else list(results)
+    by_condition: dict[str, list[StageResult]] = {}
+    for result in chosen:
+        by_condition.setdefault(result.condition, []).append(result)
+    return {
+        condition: sum_scores(r.sections for r in group if r.sections is not None)
+        for condition, group in by_condition.items()
+    }
+
+
 def corpus_json(results: Sequence[StageResult], config: dict[str, Any]) -> dict[str, Any]:
     return {
         "version": 1,
@@ -126,6 +142,10 @@ def corpus_json(results: Sequence[StageResult], config: dict[str, Any]) -> dict[
         "totals": [row.to_json() for row in totals(results)],
         "final": [row.to_json() for row in totals(results, final=True)],
         "extractor": extractor_totals(results) if results else None,
+        "sections": {
+            "final": {c: t.to_json() for c, t in section_totals(results).items()},
+            "allStages": {c: t.to_json() for c, t in section_totals(results, final=False).items()},
+        },
         "cases": [
             {
                 "case": r.case.id,
@@ -143,6 +163,9 @@ def corpus_json(results: Sequence[StageResult], config: dict[str, Any]) -> dict[
                 "summaryTokens": r.summary_tokens,
                 "budgetTokens": r.budget_tokens,
                 "overBudget": r.over_budget,
+                "notInOwnSection": list(r.sections.missed) if r.sections else [],
+                "inProgressEmpty": r.sections.in_progress_empty if r.sections else None,
+                "unfinished": r.sections.unfinished if r.sections else None,
             }
             for r in results
         ],
@@ -201,5 +224,28 @@ def extractor_table(results: Sequence[StageResult]) -> Table:
         table.add_row(kind, _pct(tally["found"], tally["items"]))
     table.add_row(
         "rule precision", _pct(data["ruleRecordsTrue"], data["ruleRecords"]), style="bold"
+    )
+    return table
+
+
+def sections_table(results: Sequence[StageResult]) -> Table:
+    """Per kind: truth items of the replaced turns that stand in their own section of the
+    final checkpoint; then the two state checks (see :mod:`synopsis.eval.section_accuracy`)."""
+    final = section_totals(results)
+    every = section_totals(results, final=False)
+    table = Table(title="final checkpoint: items in their own section (replaced turns only)")
+    table.add_column("kind")
+    for condition in final:
+        table.add_column(condition, justify="right")
+    for kind in SCORED_KINDS:
+        table.add_row(kind, *(_pct(*t.by_kind.get(kind, (0, 0))) for t in final.values()))
+    table.add_row("all", *(_pct(t.hit, t.total) for t in final.values()), style="bold")
+    table.add_row(
+        "resolved failure under Blocked",
+        *(f"{t.resolved_blocked}/{t.resolved_failures} labelled" for t in final.values()),
+    )
+    table.add_row(
+        "In Progress empty, request open",
+        *(f"{t.empty_while_unfinished}/{t.unfinished} stages" for t in every.values()),
     )
     return table
