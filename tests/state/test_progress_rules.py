@@ -14,10 +14,11 @@ import pytest
 
 from synopsis.state import extract_working_state, guard_summary
 from synopsis.state._commands import benign_exit, command_key, file_effects
+from synopsis.state.render import render_state
 from synopsis.state.sections import parse_sections
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.embedded import EmbeddedSummarizer
-from tests.state.builders import act, call, result, say, user
+from tests.state.builders import act, call, ids, result, say, user
 
 
 def checkpoint(messages: list[dict[str, Any]], **request: Any) -> dict[str, str]:
@@ -330,3 +331,23 @@ def test_guard_additions_count_against_the_cap() -> None:
     assert "Never drop rows silently." in guarded  # the rule the model dropped, restored
     assert "error: DEPLOY_TOKEN is not set" in guarded  # the open failure, restored
     assert "step 79" in guarded and "step 0 " not in guarded  # older detail went first
+
+
+def test_a_listing_of_ids_goes_before_a_decision_and_the_commit_made_stays() -> None:
+    history = "\n".join(f"{n:07x}9 tidy module {n} (Ola Nordmann)" for n in range(0xA10, 0xA1C))
+    messages = [
+        user("Rebase the cache branch and tell me what changed upstream."),
+        *bash("l1", "git log --oneline -12 origin/trunk", history),
+        say("I'd rather squash the two cache commits first, since they touch the same lines."),
+        *bash(
+            "c1",
+            "git commit -am 'squash cache fixes'",
+            "[cache-rework 4e9d07b] squash cache fixes\n 2 files changed",
+        ),
+    ]
+    state = extract_working_state(messages, entry_ids=ids(messages))
+    text = render_state(state, target_chars=900)
+    assert "squash the two cache commits" in text  # the stated choice outlasts the listing
+    assert "4e9d07b" in text  # the commit the agent made is one handle, not a listing
+    listed = sum(f"{n:07x}9" in text for n in range(0xA10, 0xA1C))
+    assert listed < 12

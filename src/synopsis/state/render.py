@@ -75,6 +75,9 @@ class _Item:
 
 _REPORTED_KEEP_KINDS = frozenset({"sha", "commit", "id", "ticket", "issue"})
 """Kinds of value a tool may report that name one thing later steps refer to."""
+_LISTING = 3
+"""A tool result naming this many values of one kind lists them (``git log``, a search):
+none of them is *the* handle a later step needs, so each is a minor value."""
 
 
 def is_pinned_identifier(identifier: Identifier) -> bool:
@@ -427,6 +430,11 @@ def _context_items(
         priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
+    listed: dict[tuple[str | None, str], int] = {}
+    for identifier in state.identifiers:
+        if identifier.written == "tool":
+            key = (identifier.entry_id, identifier.kind)
+            listed[key] = listed.get(key, 0) + 1
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
             continue
@@ -437,8 +445,13 @@ def _context_items(
         kept_before = identifier.source == "summary" and identifier.kind not in ("sha", "path")
         pinned = is_pinned_identifier(identifier) or kept_before
         # an id or commit a tool reported (the agent's own commit, a created order) is not
-        # pinned — the guard never restores tool text — but outlasts the minor values
-        reported = identifier.kind in _REPORTED_KEEP_KINDS
+        # pinned — the guard never restores tool text — but outlasts the minor values,
+        # unless it is one of a listing
+        reported = identifier.kind in _REPORTED_KEEP_KINDS and not (
+            identifier.written == "tool"
+            and identifier.entry_id is not None
+            and listed.get((identifier.entry_id, identifier.kind), 0) >= _LISTING
+        )
         priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
         yield _Item(section, line, priority, order())
     if layout == "branch":
