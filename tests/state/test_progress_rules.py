@@ -351,3 +351,47 @@ def test_a_listing_of_ids_goes_before_a_decision_and_the_commit_made_stays() -> 
     assert "4e9d07b" in text  # the commit the agent made is one handle, not a listing
     listed = sum(f"{n:07x}9" in text for n in range(0xA10, 0xA1C))
     assert listed < 12
+
+
+def test_a_short_answer_after_a_checkpoint_continues_its_request() -> None:
+    earlier = [
+        user("Clean out the pantry order: drop anything with sesame in it."),
+        say("Removed the tahini. The granola also lists sesame seeds, drop that as well?"),
+    ]
+    first = asyncio.run(
+        EmbeddedSummarizer().summarize(SummaryRequest(SummaryKind.HISTORY, "", earlier))
+    ).text
+    later = [
+        user("Yep, the granola goes too."),
+        act(call("r1", "remove_line", sku="GRN-12")),
+        result("r1", "remove_line", '{"removed": "GRN-12"}'),
+    ]
+    state = extract_working_state(earlier)
+    found = checkpoint(later, previous_summary=first, previous_state=state)
+    assert "Yep, the granola goes too." not in found["goal"]
+    assert "drop anything with sesame" in found["goal"]
+    assert "User chose: Yep, the granola goes too." in found["decisions"]
+
+
+def test_a_short_order_out_of_the_blue_is_no_choice() -> None:
+    messages = [
+        user("Tune the retry back-off in the uploader."),
+        say("The back-off now doubles from 200 ms, capped at 8 s."),
+        user("ok now pause 3 seconds with bash"),
+        say("Waiting for an answer from the staging host; which region first, EU or US?"),
+        user("EU first."),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "pause 3 seconds" not in decisions
+    assert "User chose: EU first." in decisions
+
+
+def test_the_latest_choices_outlast_the_size_target() -> None:
+    messages = [user("Plan the offsite for the data team.")]
+    for n in range(30):
+        messages.append(user(f"Note {n}: the venue log says room {n} was swept at {n}:00."))
+    messages.append(say("Two venues fit. Harbour Hall has parking, the Loft does not. Which one?"))
+    messages.append(user("Harbour Hall, for the parking."))
+    state = extract_working_state(messages, entry_ids=ids(messages))
+    text = render_state(state, target_chars=1200)
+    assert "User chose: Harbour Hall, for the parking." in text

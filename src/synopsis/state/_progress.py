@@ -30,7 +30,7 @@ _SHORT_REPLY = 40
 """A user message this short that asks for nothing new answers the assistant: a choice,
 when it names one (a number, a name, a yes or no: "黄山。", "Friday 10:15.")."""
 _NAMES_ONE = re.compile(
-    r"\d|[\u4e00-\u9fff]|^(?i:yes|no|yep|nope)\b|^[A-Z][a-z]+ [A-Z]|.\b[A-Z][a-z]"
+    r"\d|[\u4e00-\u9fff]|^(?i:yes|no|yep|nope)\b|^[A-Z][a-z]+ [A-Z]|.\b[A-Z][a-z]|\b[A-Z]{2,}\b"
 )
 
 _ACK = re.compile(
@@ -61,15 +61,49 @@ _CLOSING_WAIT = re.compile(
 )
 
 
-def user_choices(text: str, short_reply: bool) -> list[str]:
+_REPLY_OPENER = re.compile(
+    r"^(?:yes|yeah|yep|yup|no|nope|nah|ok(?:ay)?|sure|right|correct|exactly|agreed?|fine|"
+    r"sounds good|go ahead|please do|do it|perfect|great)\b|"
+    r"^(?:是的?|对|好的?|行|可以|嗯|不(?:用|要|行)?|没问题|同意)",
+    re.IGNORECASE,
+)
+MAX_REPLY = 80
+"""A reply longer than this is a message of its own, whatever it opens with."""
+
+
+def is_reply(text: str) -> bool:
+    """Whether a user message answers the assistant ("Yes remove the almond butter too.",
+    "No, keep the old port.", "好，就这样"): short and opening with an answer word. It
+    continues the request under way — a choice or a sub-step, never a new goal."""
+    line = normalize_ws(text)
+    return len(line) <= MAX_REPLY and bool(_REPLY_OPENER.match(line))
+
+
+_SALIENT = re.compile(r"\d+(?:[:.]\d+)*|[A-Z][\w-]{2,}|[\u4e00-\u9fff]{2}")
+
+
+def answers(reply: str, said: str) -> bool:
+    """Whether ``reply`` answers what the assistant last said: it asked something, or the
+    reply names a value or a name the assistant offered ("Friday 10:15." after "Fri
+    10:15, Wed 9:00"). An order out of the blue ("sleep 5 seconds") answers nothing."""
+    tail = said.strip()[-400:]
+    if re.search(r"[?？]", tail):
+        return True
+    offered = set(_SALIENT.findall(said))
+    return any(token in offered for token in _SALIENT.findall(reply))
+
+
+def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[str]:
     """The choices a user message states, verbatim, one sentence each: the whole message
     when it is a short reply (not a request, a question or a mere "ok" — "黄山。",
-    "Friday 10:15."), else each sentence that names a choice."""
+    "Friday 10:15.") to what the assistant ``said`` (when known), else each sentence that
+    names a choice."""
     line = normalize_ws(text)
     if not line or line.startswith("/"):  # empty, or a slash command
         return []
     if (
         short_reply
+        and (said is None or answers(line, said))
         and len(line) <= _SHORT_REPLY
         and _NAMES_ONE.search(line)
         and not _ACK.match(line)

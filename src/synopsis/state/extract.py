@@ -162,6 +162,8 @@ class _Builder:
         self.goals = {g.text: g for g in state.goals}
         self.constraints = {normalize_ws(c.text): c for c in state.constraints}
         self.decisions = {d.text: d for d in state.decisions}
+        self.said = ""
+        """The assistant's latest words: what a short reply of the user answers."""
         self.facts = {normalize_ws(f.text): f for f in state.facts}
         self.next_steps = state.next_steps
         self.values = ValueBook(state.identifiers)
@@ -206,7 +208,7 @@ class _Builder:
             return
         low = pat.lower_same(typed)
         request = self._goal(typed, entry_id)
-        for choice in _progress.user_choices(prose(typed), short_reply=not request):
+        for choice in _progress.user_choices(prose(typed), not request, self.said):
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         self._statements(typed, low, entry_id)
@@ -227,6 +229,8 @@ class _Builder:
             return False
         goal = goal_text(line)
         first = not self.goals and not self.folded_goals
+        if not first and _progress.is_reply(text):
+            return False  # an answer continues the request under way
         known = goal in self.goals or digest(goal) in self.folded_goals
         if not first and not known and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
             return False
@@ -341,6 +345,7 @@ class _Builder:
         texts = [block_text(b) for b in blocks(message) if b.get("type") == "text"]
         text = "\n".join(t for t in texts if t)
         if text.strip():
+            self.said = text
             low = pat.lower_same(text)
             words = prose(text)
             self._decisions(words, low if words is text else pat.lower_same(words), entry_id)

@@ -45,7 +45,7 @@ P_READ_FILE = 1
 P_PRIOR_CONTEXT = 2
 P_MINOR_VALUE = 2
 P_COMMANDS = 3
-P_DECISION = 4
+P_DECISION = 6
 P_RESOLVED = 4
 P_APPROACH = 5
 P_GOAL = 5
@@ -56,6 +56,9 @@ P_MODIFIED_FILE = 6
 P_USER_DECISION = 7
 P_IN_PROGRESS = 8
 P_PINNED_VALUE = 9
+P_KEPT = 9
+"""The latest decisions and failures: kept at the size target like pinned values (the
+hard cap may still drop them; the guard never restores them)."""
 P_BLOCKED = 10
 P_PINNED_GOAL = 11
 
@@ -245,16 +248,21 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
 
     yield from _progress_items(state, layout, order)
 
-    decisions = "decisions"
-    for decision in state.decisions:
-        if any(contains_value(decision.text, v) for v in stale):
-            continue
+    shown = [
+        d
+        for d in state.decisions
+        if not any(contains_value(d.text, v) for v in stale)
+        and (d.source == "user" or is_stated_choice(d.text))
+    ]
+    recent = {id(d) for d in shown[-_KEPT_DECISIONS:]}
+    for decision in shown:
         if decision.source == "user":
-            yield _Item(
-                decisions, f"- User chose: {one_line(decision.text)}", P_USER_DECISION, order()
-            )
-        elif is_stated_choice(decision.text):
-            yield _Item(decisions, f"- {one_line(decision.text)}", P_DECISION, order())
+            line, priority = f"- User chose: {one_line(decision.text)}", P_USER_DECISION
+        else:
+            line, priority = f"- {one_line(decision.text)}", P_DECISION
+        if id(decision) in recent:  # the latest choices are substance, not detail
+            priority = P_KEPT
+        yield _Item("decisions", line, priority, order())
 
     yield from _next_items(state, layout, order)
     yield from _context_items(state, stale, layout, order)
@@ -262,6 +270,9 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
 
 _RECENT_FINISHED = 3
 """Finished requests whose outcome outranks the command record (older ones go first)."""
+_KEPT_DECISIONS = 6
+_KEPT_FAILURES = 3
+"""How many of the latest decisions / failures (resolved or given up) outlast the size target."""
 _OUTCOME_CHARS = 160
 
 
@@ -333,6 +344,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     open_errors = state.open_errors()
     open_ids = {r.call_id for r in open_errors}
     seen: set[str] = set()
+    resolved: list[str] = []
     for record in state.tool_calls:
         if record.status != "error":
             continue
@@ -343,10 +355,16 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
         else:
-            text = f"- Tried {call_label(record)}: failed with {record.error}; got past it later"
-            yield _Item(failed, text, P_RESOLVED, order())
-    for approach in state.failed_approaches:
-        yield _Item(failed, f"- {approach.text}", P_APPROACH, order())
+            resolved.append(
+                f"- Tried {call_label(record)}: failed with {record.error}; got past it later"
+            )
+    for index, text in enumerate(resolved):
+        latest = index >= len(resolved) - _KEPT_FAILURES
+        yield _Item(failed, text, P_KEPT if latest else P_RESOLVED, order())
+    approaches = state.failed_approaches
+    for index, approach in enumerate(approaches):
+        latest = index >= len(approaches) - _KEPT_FAILURES
+        yield _Item(failed, f"- {approach.text}", P_KEPT if latest else P_APPROACH, order())
 
 
 def _touched(record: ToolCallRecord) -> str | None:
@@ -426,7 +444,11 @@ def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
+    latest = state.decisions[-_KEPT_DECISIONS:]  # shown, and kept at the size target
+    chosen = [one_line(d.text) for d in latest if d.source == "user"]
     for fact in state.current_facts():
+        if any(one_line(fact.text) in choice for choice in chosen):
+            continue  # the user's choice, listed under Key Decisions in these words
         priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}

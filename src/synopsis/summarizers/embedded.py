@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from synopsis.state._progress import is_reply
 from synopsis.state.extract import extract_working_state
-from synopsis.state.model import WorkingState
+from synopsis.state.model import Decision, WorkingState
 from synopsis.state.render import Layout, render_state
 from synopsis.summarizers.base import SummaryKind, SummaryRequest, SummaryResult, SummaryUsage
 
@@ -57,7 +58,15 @@ def summarize_request(request: SummaryRequest) -> str:
         # The new messages' first request is a goal of its own (the checkpoint's goals stay
         # first): withhold the seed's goals while extracting, so it is seen as one.
         state = extract_working_state(list(request.messages), previous=replace(seed, goals=()))
-        goals = {goal.text: goal for goal in (*seed.goals, *state.goals)}
+        new_goals = state.goals
+        if seed.goals and new_goals and is_reply(new_goals[0].text):
+            # an answer to the assistant continues the checkpoint's request: a choice
+            reply = new_goals[0]
+            new_goals = new_goals[1:]
+            if all(d.text != reply.text for d in state.decisions):
+                choice = Decision(reply.text, reply.entry_id, "user")
+                state = replace(state, decisions=(*state.decisions, choice))
+        goals = {goal.text: goal for goal in (*seed.goals, *new_goals)}
         state = replace(state, goals=tuple(goals.values()))
     else:
         state = extract_working_state(list(request.messages))
