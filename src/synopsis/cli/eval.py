@@ -26,7 +26,7 @@ from synopsis.eval.corpus_report import (
     rounds_table,
     sections_table,
 )
-from synopsis.eval.html import render_html
+from synopsis.eval.html import render_corpus_html, render_html
 from synopsis.eval.report import aggregate, report_json
 from synopsis.eval.runner import DEFAULT_ROUNDS, parse_budget, run_benchmark
 from synopsis.eval.scenarios import DEFAULT_TURNS, LANGUAGES, STYLES, generate_scenarios
@@ -70,7 +70,11 @@ def eval_command(
         str, typer.Option(help="Context budgets after compaction, as shares of the original.")
     ] = "10%,20%,30%",
     compactors: Annotated[
-        str, typer.Option(help="truncation, summary, guarded, model:PROVIDER:MODEL.")
+        str,
+        typer.Option(
+            help="Comma-separated: truncation, lead, lead+guard, summary, guarded, "
+            "model:PROVIDER:MODEL (each explained above)."
+        ),
     ] = ",".join(DEFAULT_COMPACTORS),
     model: Annotated[
         list[str] | None,
@@ -105,9 +109,36 @@ def eval_command(
         ),
     ] = None,
 ) -> None:
-    """Measure what compaction loses: planted canaries, repeated compaction, baselines."""
+    """Measure what compaction loses: planted canaries, repeated compaction, baselines.
+
+    Each scenario is compacted round after round; a budget is the share of the original
+    context the compacted one may use. A run whose context ends up larger than its budget
+    is flagged (Over, and "!" on its figures) and keeps nothing in "Fit kept%", the
+    figure to rank compactors by.
+
+    Compactors (--compactors):
+
+    * truncation: no summary; keeps the newest messages that fit the budget (what an
+      agent without compaction does).
+
+    * lead: a careless summarizer that keeps the opening of what it is given, up to its
+      size limit, guard off (a lossy, drifting summary).
+
+    * lead+guard: the same with the summary guard (what the guard saves of it).
+
+    * summary: synopsis's embedded, offline checkpoint writer, guard off.
+
+    * guarded: the embedded checkpoint writer with the guard (synopsis's default).
+
+    * model:PROVIDER:MODEL: a model summarizer with the guard (e.g. model:openai:gpt-4o-mini;
+      --base-url for a compatible server).
+
+    With --corpus DIR a folder of labelled conversations (the fidelity corpus format) is
+    replayed through compact_messages with the embedded writer instead, and scored per
+    item kind, per section of the checkpoint and against its budget.
+    """
     if corpus is not None:
-        _corpus_command(corpus, as_json)
+        _corpus_command(corpus, as_json, html)
         return
     try:
         names = _items(compactors, "--compactors") + [MODEL_PREFIX + m for m in model or ()]
@@ -158,7 +189,7 @@ def eval_command(
     cells = aggregate(results)
     if html is not None:
         try:
-            html.write_text(render_html(cells, config, wall), encoding="utf-8")
+            html.write_text(render_html(cells, config, wall, results), encoding="utf-8")
         except OSError as error:
             console_error(f"cannot write {html}: {error.strerror or error}")
             raise typer.Exit(2) from None
@@ -176,7 +207,7 @@ def eval_command(
     )
 
 
-def _corpus_command(folder: Path, as_json: bool) -> None:
+def _corpus_command(folder: Path, as_json: bool, html: Path | None) -> None:
     """``--corpus DIR``: replay each labelled case in stages through compact_messages."""
     try:
         cases = load_corpus(folder)
@@ -201,6 +232,12 @@ def _corpus_command(folder: Path, as_json: bool) -> None:
         ],
         "seconds": round(wall, 3),
     }
+    if html is not None:
+        try:
+            html.write_text(render_corpus_html(results, config), encoding="utf-8")
+        except OSError as error:
+            console_error(f"cannot write {html}: {error.strerror or error}")
+            raise typer.Exit(2) from None
     if as_json:
         write_json(corpus_json(results, config))
         return

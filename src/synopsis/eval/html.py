@@ -11,8 +11,10 @@ from html import escape
 from typing import Any
 
 from synopsis.eval.canaries import CANARY_TYPES
-from synopsis.eval.report import Cell, groups, percent
-from synopsis.eval.runner import budget_label
+from synopsis.eval.corpus import StageResult
+from synopsis.eval.corpus_report import final_results, section_totals
+from synopsis.eval.report import Cell, flagged, groups, percent
+from synopsis.eval.runner import RoundResult, budget_label
 
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
 DASHES = ("", "7 4", "2 3", "10 3 2 3")
@@ -30,6 +32,12 @@ th:first-child,td:first-child,td.l{text-align:left}
 tr.overall td{font-weight:600;background:#f6f6f6}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}
 .note{color:#555;font-size:.85rem;max-width:60rem}
+details.case{border:1px solid #ddd;border-radius:4px;margin:.4rem 0;padding:.3rem .6rem}
+details.case summary{cursor:pointer;font-weight:600}
+.over{color:#b00020;font-weight:600}
+ul.lost{font-size:.85rem;margin:.3rem 0}
+pre.checkpoint{white-space:pre-wrap;background:#f7f7f7;border:1px solid #e3e3e3;padding:.5rem;
+font-size:.8rem;max-height:40rem;overflow:auto}
 """
 
 
@@ -126,10 +134,14 @@ def _survival_table(cells: Sequence[Cell]) -> str:
     return "<table>" + "".join(rows) + "</table>"
 
 
+_OVER_CLASS = ' class="over"'
+
+
 def _metrics_table(cells: Sequence[Cell]) -> str:
     header = (
         "<tr><th>Compactor</th><th>Budget</th><th>Round</th><th>Survival %</th>"
-        "<th>Rules kept %</th><th>Stale</th><th>Exec state %</th><th>Artifacts %</th>"
+        "<th>Fit survival %</th><th>Over budget</th><th>Rules kept %</th><th>Stale</th>"
+        "<th>Exec state %</th><th>Artifacts %</th>"
         "<th>Size %</th><th>Context tokens</th><th>Original tokens</th></tr>"
     )
     rows = [header]
@@ -137,7 +149,9 @@ def _metrics_table(cells: Sequence[Cell]) -> str:
         rows.append(
             f'<tr><td class="l">{escape(cell.compactor)}</td>'
             f'<td class="l">{budget_label(cell.budget)}</td><td>{cell.round}</td>'
-            f"<td>{percent(cell.overall.rate)}</td><td>{percent(cell.rules.rate)}</td>"
+            f"<td>{flagged(cell, cell.overall.rate)}</td><td>{percent(cell.in_budget.rate)}</td>"
+            f"<td{_OVER_CLASS if cell.over_budget else ''}>{cell.over_budget}/{cell.runs}</td>"
+            f"<td>{percent(cell.rules.rate)}</td>"
             f"<td>{cell.stale.hit}/{cell.stale.total}</td>"
             f"<td>{percent(cell.exec_state.rate)}</td><td>{percent(cell.artifacts.rate)}</td>"
             f"<td>{percent(cell.size_ratio)}</td><td>{cell.context_tokens}</td>"
@@ -154,8 +168,47 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def render_html(cells: Sequence[Cell], config: dict[str, Any], wall_seconds: float) -> str:
-    """The report as one HTML document."""
+def case_html(title: str, note: str, over: bool, lost: Sequence[str], checkpoint: str) -> str:
+    """One case as a collapsible block: what it lost and the checkpoint text, escaped."""
+    flag = ' <span class="over">over budget</span>' if over else ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in lost) or "<li>nothing</li>"
+    text = escape(checkpoint) if checkpoint else "(no checkpoint: nothing was summarized)"
+    return (
+        f'<details class="case"><summary>{escape(title)} — {len(lost)} lost{flag}</summary>'
+        f'<p class="note">{escape(note)}</p><p>Lost:</p><ul class="lost">{items}</ul>'
+        f'<p>Checkpoint:</p><pre class="checkpoint">{text}</pre></details>'
+    )
+
+
+def _scenario_cases(results: Sequence[RoundResult]) -> str:
+    last: dict[tuple[str, str, float], RoundResult] = {}
+    for result in results:
+        last[(result.scenario.name, result.compactor, result.budget)] = result
+    blocks = []
+    for (scenario, compactor, budget), result in last.items():
+        lost = [
+            f"{score.canary.type.value} {score.canary.id}: {score.canary.text}"
+            + (f" (missing: {', '.join(score.missing)})" if score.missing else "")
+            for score in result.scores
+            if not score.survived
+        ]
+        note = (
+            f"round {result.round}: {result.context_tokens} context tokens for a budget of "
+            f"{result.limits.budget_tokens} (of {result.original_tokens} uncompacted)"
+        )
+        title = f"{scenario} · {compactor} @ {budget_label(budget)}"
+        blocks.append(case_html(title, note, result.over_budget, lost, result.checkpoint))
+    return "".join(blocks)
+
+
+def render_html(
+    cells: Sequence[Cell],
+    config: dict[str, Any],
+    wall_seconds: float,
+    results: Sequence[RoundResult] = (),
+) -> str:
+    """The report as one HTML document; with ``results``, one block per scenario,
+    compactor and budget after the last round: the canaries lost and the checkpoint."""
     settings = ", ".join(f"{escape(key)}: {escape(_value(value))}" for key, value in config.items())
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -167,12 +220,70 @@ def render_html(cells: Sequence[Cell], config: dict[str, Any], wall_seconds: flo
         "compaction. Rules kept: safety rules and hard constraints, in runs whose budget can "
         "hold them. Stale: replaced values still stated as current. Exec state: mentions of "
         "tool events whose claimed status (done / pending / blocked) matches the events. "
-        "Size: context tokens after compaction / tokens of the uncompacted history.</p>"
+        "Size: context tokens after compaction / tokens of the uncompacted history. "
+        "Over budget: runs whose context exceeded the budget; their figures carry a “!” and "
+        "Fit survival counts nothing they kept.</p>"
         "<h2>Survival by round</h2>"
         f"{_charts(cells)}"
         "<h2>Survival by type and round (%)</h2>"
         f"{_survival_table(cells)}"
         "<h2>All metrics</h2>"
         f"{_metrics_table(cells)}"
-        "</body></html>\n"
+        + ("<h2>Per case, after the last round</h2>" + _scenario_cases(results) if results else "")
+        + "</body></html>\n"
+    )
+
+
+def render_corpus_html(results: Sequence[StageResult], config: dict[str, Any]) -> str:
+    """``eval --corpus --html``: the totals, then one block per case and condition after its
+    last stage — the truth items lost, those not in their own section, the checkpoint."""
+    rows = ["<tr><th>Condition</th><th>Kept</th><th>In own section</th><th>Over budget</th></tr>"]
+    final = final_results(results)
+    sections = section_totals(results)
+    for condition, totals in sections.items():
+        group = [r for r in final if r.condition == condition]
+        items = [i for r in group for i in r.score.items]
+        kept = sum(i.kept for i in items)
+        over = sum(r.over_budget for r in group)
+        rows.append(
+            f'<tr><td class="l">{escape(condition)}</td><td>{kept}/{len(items)}</td>'
+            f"<td>{totals.hit}/{totals.total}</td>"
+            f"<td{_OVER_CLASS if over else ''}>{over}/{len(group)}</td></tr>"
+        )
+    blocks = []
+    for result in final:
+        truth = {str(t.get("id", "")): t for t in result.case.truth}
+        lost = [
+            f"{i.kind} {i.id}: {' · '.join(map(str, truth[i.id].get('tokens', ())))}"
+            f" (missing: {', '.join(i.missing)})"
+            for i in result.score.items
+            if not i.kept
+        ]
+        if result.sections is not None:
+            lost += [
+                f"{truth[m].get('kind')} {m}: not in its own section of the checkpoint"
+                for m in result.sections.missed
+                if m in truth and all(i.kept for i in result.score.items if i.id == m)
+            ]
+        budget = f" for a budget of {result.budget_tokens}" if result.budget_tokens else ""
+        note = (
+            f"{result.condition}, stage {result.round} ({result.end} turns seen): "
+            f"{result.context_tokens} context tokens{budget}, checkpoint "
+            f"{result.summary_tokens} tokens"
+        )
+        title = f"{result.case.id} · {result.condition}"
+        blocks.append(case_html(title, note, result.over_budget, lost, result.summary))
+    settings = ", ".join(f"{escape(k)}: {escape(_value(v))}" for k, v in config.items())
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>synopsis eval --corpus</title>"
+        f"<style>{_STYLE}</style></head><body>"
+        "<h1>Labelled corpus</h1>"
+        f'<p class="note">{settings}</p>'
+        '<p class="note">Kept: truth items whose tokens are all in the final context. In own '
+        "section: items of the turns the checkpoint replaced that stand in their own section "
+        "(decision under Key Decisions, failure under Blocked or Failed Approaches, …).</p>"
+        f"<table>{''.join(rows)}</table>"
+        "<h2>Per case, after the last stage</h2>"
+        f"{''.join(blocks)}</body></html>\n"
     )

@@ -59,6 +59,12 @@ class Cell:
     exec_state: Tally = field(default_factory=Tally)
     """Mentions of tool events whose claimed status matches the events."""
     artifacts: Tally = field(default_factory=Tally)
+    in_budget: Tally = field(default_factory=Tally)
+    """Canaries kept by runs that stayed within their budget; a run over it keeps none:
+    the figure to rank compactors by, since any of them can keep everything by not
+    shrinking."""
+    over_budget: int = 0
+    """Runs whose context after compaction exceeded the budget."""
     context_tokens: int = 0
     original_tokens: int = 0
     seconds: float = 0.0
@@ -75,10 +81,12 @@ class Cell:
         self.seconds += result.seconds
         if not result.pinned_fit:
             self.rules_unfit += 1
+        self.over_budget += result.over_budget
         for score in result.scores:
             kind = score.canary.type
             self.by_type[kind].add(score.survived)
             self.overall.add(score.survived)
+            self.in_budget.add(score.survived and not result.over_budget)
             if kind in PINNED_TYPES and result.pinned_fit:
                 self.rules.add(score.survived)
             if score.canary.stale:
@@ -94,6 +102,8 @@ class Cell:
             "budget": self.budget,
             "round": self.round,
             "survival": self.overall.to_json(),
+            "survivalInBudget": self.in_budget.to_json(),
+            "overBudgetRuns": self.over_budget,
             "byType": {kind.value: tally.to_json() for kind, tally in self.by_type.items()},
             "rules": self.rules.to_json(),
             "rulesUnfitRuns": self.rules_unfit,
@@ -154,6 +164,7 @@ def run_json(result: RoundResult) -> dict[str, Any]:
             "summaryTokens": result.limits.summary_tokens,
         },
         "compacted": result.compacted,
+        "overBudget": result.over_budget,
         "pinnedFit": result.pinned_fit,
         "seconds": result.seconds,
         "scores": [score.to_json() for score in result.scores],
@@ -179,6 +190,15 @@ def report_json(
 
 def percent(rate: float | None) -> str:
     return "–" if rate is None else f"{rate * 100:.0f}"
+
+
+OVER_MARK = "!"
+"""Marks a figure from runs of which some went over their budget."""
+
+
+def flagged(cell: Cell, rate: float | None) -> str:
+    """A rate, marked when some of the cell's runs went over their budget."""
+    return percent(rate) + (OVER_MARK if cell.over_budget else "")
 
 
 def group_label(compactor: str, budget: float) -> str:

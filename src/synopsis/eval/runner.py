@@ -21,6 +21,7 @@ from synopsis.errors import SettingsError
 from synopsis.eval.compactors import Compactor, RoundLimits
 from synopsis.eval.metrics import PINNED_TYPES, CanaryScore, score_context
 from synopsis.eval.scenarios import Scenario
+from synopsis.messages import AgentMessage
 from synopsis.session.tree import Session
 from synopsis.tokens import estimate_tokens
 
@@ -74,10 +75,24 @@ class RoundResult:
     """Time spent compacting in this round."""
     pinned_fit: bool
     """Whether the checkpoint limit leaves room for every safety rule and constraint."""
+    checkpoint: str = ""
+    """The checkpoint text after this round ("" for a compactor that writes none)."""
+
+    @property
+    def over_budget(self) -> bool:
+        """Whether the context after compaction is larger than the round's budget: such a
+        run did not do what was asked, whatever it kept."""
+        return self.context_tokens > self.limits.budget_tokens
 
     @property
     def size_ratio(self) -> float:
         return self.context_tokens / self.original_tokens if self.original_tokens else 0.0
+
+
+def checkpoint_text(context: Sequence[AgentMessage]) -> str:
+    """The checkpoint a context opens with (the latest compaction summary), or ""."""
+    summaries = [m.get("summary") for m in context if m.get("role") == "compactionSummary"]
+    return next((s for s in reversed(summaries) if isinstance(s, str)), "")
 
 
 def _ids() -> Callable[[], str]:
@@ -119,6 +134,7 @@ async def run_scenario(
                 scores=tuple(score_context(context, scenario.active(end))),
                 seconds=seconds,
                 pinned_fit=_pinned_fit(scenario, end, limits),
+                checkpoint=checkpoint_text(context),
             )
         )
     return results

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from synopsis.eval.canaries import CANARY_TYPES
-from synopsis.eval.report import Cell, group_label, groups, percent
+from synopsis.eval.report import OVER_MARK, Cell, flagged, group_label, groups, percent
 from synopsis.eval.runner import budget_label
 
 
@@ -35,7 +35,8 @@ def survival_table(cells: Sequence[Cell]) -> Table:
             if not any(cell.by_type[kind].total for cell in rows):
                 continue
             values = [
-                percent(by_round[n].by_type[kind].rate) if n in by_round else "" for n in rounds
+                flagged(by_round[n], by_round[n].by_type[kind].rate) if n in by_round else ""
+                for n in rounds
             ]
             table.add_row(
                 compactor if first else "",
@@ -44,8 +45,11 @@ def survival_table(cells: Sequence[Cell]) -> Table:
                 *values,
             )
             first = False
-        overall = [percent(by_round[n].overall.rate) if n in by_round else "" for n in rounds]
+        overall = [
+            flagged(by_round[n], by_round[n].overall.rate) if n in by_round else "" for n in rounds
+        ]
         table.add_row("", "", "[bold]overall[/]", *[f"[bold]{v}[/]" for v in overall])
+    table.caption = f"{OVER_MARK}: some runs went over their budget (see Over in the metrics)."
     return table
 
 
@@ -54,8 +58,18 @@ def metrics_table(cells: Sequence[Cell]) -> Table:
     table = Table(title="All metrics by round (summed over scenarios)")
     table.add_column("Run", no_wrap=True)
     table.add_column("R", justify="right")
-    for column in ("Kept%", "Rules%", "Stale", "Exec%", "Files%", "Size%", "ms"):
-        table.add_column(column, justify="right")
+    for column in (
+        "Kept%",
+        "Fit kept%",
+        "Over",
+        "Rules%",
+        "Stale",
+        "Exec%",
+        "Files%",
+        "Size%",
+        "ms",
+    ):
+        table.add_column(column, justify="right", no_wrap=True, min_width=4)
     for index, (compactor, budget, rows) in enumerate(groups(cells)):
         if index:
             table.add_section()
@@ -63,7 +77,9 @@ def metrics_table(cells: Sequence[Cell]) -> Table:
             table.add_row(
                 group_label(compactor, budget) if number == 0 else "",
                 str(cell.round),
-                percent(cell.overall.rate),
+                flagged(cell, cell.overall.rate),
+                percent(cell.in_budget.rate),
+                f"[bold red]{cell.over_budget}/{cell.runs}[/]" if cell.over_budget else "0",
                 percent(cell.rules.rate),
                 f"{cell.stale.hit}/{cell.stale.total}",
                 percent(cell.exec_state.rate),
@@ -72,7 +88,9 @@ def metrics_table(cells: Sequence[Cell]) -> Table:
                 f"{1000 * cell.seconds / cell.runs:.0f}" if cell.runs else "–",
             )
     table.caption = (
-        "Kept: canaries whose required tokens survive. Rules: safety rules and hard "
+        "Kept: canaries whose required tokens survive (! = some runs over budget). Fit kept: "
+        "the same, counting nothing kept by a run over its budget — rank by this. Over: runs "
+        "whose context exceeded the budget. Rules: safety rules and hard "
         "constraints (runs whose budget holds them). Stale: replaced values stated as current "
         "/ replaced values. Exec: tool-event mentions whose status matches the events. "
         "Files: modified files named. Size: context after / uncompacted history. "
