@@ -395,3 +395,66 @@ def test_the_latest_choices_outlast_the_size_target() -> None:
     state = extract_working_state(messages, entry_ids=ids(messages))
     text = render_state(state, target_chars=1200)
     assert "User chose: Harbour Hall, for the parking." in text
+
+
+# --- Critical Context and Key Decisions: nothing merely shaped like a value or a choice ----
+
+
+def test_pasted_terminal_output_is_no_fact_of_the_user() -> None:
+    messages = [
+        user(
+            "the uploader died again overnight, the staging bucket is sv-media-07.\n\n"
+            "$ ./upload --all\n"
+            "TypeError: Cannot read properties of undefined (reading 'etag')\n"
+            "    at finish (/srv/up/lib/batch.js:88:14)\n"
+            "    at Batch.flush (/srv/up/lib/batch.js:41:7)\n"
+            "\n'/home/ana/Desktop/Bildschirmfoto 2026-04-02 um 09.14.55.png'"
+        ),
+    ]
+    found = checkpoint(messages)
+    assert "sv-media-07" in found["text"]  # what the user typed stays
+    critical = found["critical"]
+    assert "at finish" not in critical and "Bildschirmfoto" not in critical
+    assert "$ ./upload" not in critical
+
+
+def test_a_product_and_its_version_is_not_a_file() -> None:
+    messages = [user("We're pinned to Deno.js 1.46.3 on the build box, keep it there.")]
+    critical = checkpoint(messages)["critical"]
+    assert "path: Deno.js" not in critical and "1.46.3" in checkpoint(messages)["text"]
+
+
+def test_guesses_and_torn_list_items_are_no_decisions() -> None:
+    messages = [
+        user("Why is the sidebar blank on Safari?"),
+        say(
+            "I suspect Safari ignores the container query rather than the grid rule. "
+            "- Moved the sidebar into its own grid area instead of the old float.\n"
+            "I'll switch the sidebar to a plain flex column instead of the container query, "
+            "because Safari 16 lacks support for it."
+        ),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "I suspect" not in decisions and "- - Moved" not in decisions
+    assert "switch the sidebar to a plain flex column" in decisions
+
+
+def test_a_command_the_user_stopped_is_no_failed_approach() -> None:
+    messages = [
+        user("Watch the queue for a minute."),
+        *bash("w1", "watch -n 5 'redis-cli llen jobs'", "Command aborted", error=True),
+        *bash("w2", "redis-cli llen jobs", "17"),
+    ]
+    found = checkpoint(messages)
+    assert "watch -n 5" not in found.get("failed", "")
+    assert "watch -n 5" not in found.get("blocked", "")
+
+
+def test_a_value_is_listed_once_when_its_fact_says_it() -> None:
+    messages = [
+        user("Wire the invoices to the payment provider."),
+        say("Sure. Where should the callbacks go?"),
+        user("Our billing webhook lives at https://hooks.brightpay.io/v2/ab12 since March."),
+    ]
+    critical = checkpoint(messages)["critical"]
+    assert critical.count("https://hooks.brightpay.io/v2/ab12") == 1

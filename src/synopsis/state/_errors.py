@@ -235,3 +235,16 @@ def _first_named_error(text: str) -> str:
         if count > _HEAD_LINES:
             break
     return first
+
+
+_ABORTED = re.compile(
+    r"^\s*(?:command |operation |request |tool call )?(?:was )?"
+    r"(?:aborted|cancell?ed|interrupted)\b",
+    re.IGNORECASE,
+)
+
+
+def is_aborted(error: str | None) -> bool:
+    """Whether a call "failed" only because it was stopped (the user pressed Esc, a
+    timeout the agent set): nothing to get past, and no approach that failed."""
+    return bool(error) and _ABORTED.match(error or "") is not None

@@ -361,6 +361,9 @@ def find_identifiers(text: str, low: str | None = None) -> list[Found]:
     return result
 
 
+_VERSION_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+)+\b")
+
+
 def _collect(match: re.Match[str], text: str, found: list[Found]) -> None:
     group = match.lastgroup
     if group is None:
@@ -372,6 +375,8 @@ def _collect(match: re.Match[str], text: str, found: list[Found]) -> None:
         stripped = value.rstrip(".,;:!?")
         end -= len(value) - len(stripped)
         value = stripped
+    elif group == "file" and _VERSION_AFTER.match(text, end):
+        return  # a product and its version ("Node.js v23.4.0"), not a file
     elif (
         (kind == "ticket" and value.split("-", 1)[0] in _NOT_TICKETS)
         or (group == "path" and not _looks_like_path(value))

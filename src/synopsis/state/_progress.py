@@ -79,7 +79,9 @@ def is_reply(text: str) -> bool:
     return len(line) <= MAX_REPLY and bool(_REPLY_OPENER.match(line))
 
 
-_SALIENT = re.compile(r"\d+(?:[:.]\d+)*|[A-Z][\w-]{2,}|[\u4e00-\u9fff]{2}")
+_SALIENT = re.compile(
+    r"(?<![\w.:])\d+(?:[:.]\d+)*(?![\w])|(?<!\w)[A-Z][\w-]{2,}|[\u4e00-\u9fff]{2}"
+)
 
 
 def answers(reply: str, said: str) -> bool:
@@ -90,7 +92,8 @@ def answers(reply: str, said: str) -> bool:
     if re.search(r"[?？]", tail):
         return True
     offered = set(_SALIENT.findall(said))
-    return any(token in offered for token in _SALIENT.findall(reply))
+    named = [token for token in _SALIENT.findall(reply) if len(token) > 1]  # not "5"
+    return any(token in offered for token in named)
 
 
 def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[str]:
@@ -186,6 +189,11 @@ def is_stated_choice(text: str) -> bool:
     """Whether an assistant "decision" states a choice rather than a pleasantry or a
     lead-in to a list ("I'll help you …!", "I'll do it locally instead:")."""
     stripped = text.strip()
-    if stripped.endswith((":", "：", "!", "！")) or len(stripped) < 20:
-        return False
-    return not re.search(r"\b(?:help you|happy to|glad to|let me know)\b", stripped, re.I)
+    if stripped.endswith((":", "：", "!", "！")) or len(stripped) < 20 or stripped[0] in "-*•":
+        return False  # a lead-in, an exclamation, or a list item torn from its list
+    return not re.search(
+        r"\b(?:help you|happy to|glad to|let me know|i bet|maybe|perhaps|probably|"
+        r"might|i guess|i suspect)\b|可能|也许|大概",
+        stripped,
+        re.I,
+    )  # a pleasantry or a guess chooses nothing

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from synopsis.state._commands import resolution_key
+from synopsis.state._errors import is_aborted
 from synopsis.state._text import contains_value
 
 STATE_VERSION = 1
@@ -231,7 +232,12 @@ class WorkingState:
             key = resolution_key(record.name, record.target)
             if record.status == "ok":
                 resolved.add(key)
-            elif record.status == "error" and key not in resolved and record.outcome is None:
+            elif (
+                record.status == "error"
+                and key not in resolved
+                and record.outcome is None
+                and not is_aborted(record.error)  # stopped, not failed: nothing to get past
+            ):
                 open_.append(record)
         open_.reverse()
         return tuple(open_)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from synopsis.state._commands import resolution_key
+from synopsis.state._errors import is_aborted
 from synopsis.state._progress import is_finished, is_stated_choice
 from synopsis.state._text import contains_value, cut_value, digest, normalize_ws, one_line, window
 from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
@@ -223,9 +224,12 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
     finished = [g for g in goals if is_finished(g.outcome)]
     recent = {id(g) for g in finished[-_RECENT_FINISHED:]}
     pinned = set(pinned_goals(state))  # the guard insists on these: always in Goal
+    rules = {normalize_ws(c.text) for c in state.current_constraints()}
     for index, goal in enumerate(goals):
         done_now = is_finished(goal.outcome) and goal.outcome is not None
         is_pinned = goal.text in pinned
+        if layout == "turn_prefix" and normalize_ws(goal.text) in rules:
+            continue  # listed under the request as its rule, in the same words
         if index == 0 or not done_now:  # the original request, and the open ones
             priority = P_PINNED_GOAL if is_pinned else P_GOAL
             line = f"- {one_line(goal.text)}"
@@ -354,7 +358,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         seen.add(line)
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
-        else:
+        elif not is_aborted(record.error):  # stopped, not failed: no approach either
             resolved.append(
                 f"- Tried {call_label(record)}: failed with {record.error}; got past it later"
             )
@@ -446,9 +450,10 @@ def _context_items(
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
     latest = state.decisions[-_KEPT_DECISIONS:]  # shown, and kept at the size target
     chosen = [one_line(d.text) for d in latest if d.source == "user"]
+    asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     for fact in state.current_facts():
-        if any(one_line(fact.text) in choice for choice in chosen):
-            continue  # the user's choice, listed under Key Decisions in these words
+        if any(one_line(fact.text) in choice for choice in chosen) or one_line(fact.text) in asked:
+            continue  # the user's choice or request, listed in these words already
         priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
@@ -457,9 +462,13 @@ def _context_items(
         if identifier.written == "tool":
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
+    stated = {one_line(f.text) for f in state.current_facts()}
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
             continue
+        context = one_line(identifier.context)
+        if context in stated and contains_value(context, identifier.value):
+            continue  # the fact line above states it, in the same words
         line = identifier_line(identifier, stale)
         if identifier.slot in corrected_slots and identifier.source == "user":
             line += CORRECTED_NOTE

@@ -89,7 +89,9 @@ def _paragraph_parts(text: str) -> Iterator[Part]:
                 return
     typed: list[str] = []
     for block in re.split(r"\n\s*\n", text):
-        if len([ln for ln in block.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES:
+        if len([ln for ln in block.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES or (
+            is_terminal_output(block)
+        ):
             if typed:
                 yield Part("\n\n".join(typed), "typed")
                 typed = []
@@ -98,6 +100,33 @@ def _paragraph_parts(text: str) -> Iterator[Part]:
             typed.append(block)
     if typed:
         yield Part("\n\n".join(typed), "typed")
+
+
+_TERMINAL_LINE = re.compile(
+    r"^\s*(?:"
+    r"['\"]?~?/[^/\s]+/.*"  # an absolute path (a dropped file, a frame's file:line)
+    r"|(?:➜|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
+    r"|at \S.*"  # a stack frame
+    r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
+    r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
+    r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
+    r")\s*$"
+)
+TERMINAL_SHARE = 0.6
+
+
+def is_terminal_output(block: str) -> bool:
+    """Whether a paragraph of a user turn is terminal output the user pasted — a stack
+    trace, prompts and their answers, a dropped file's path — rather than words typed:
+    most of its lines are shaped like output. Pasted output is reference, never a rule or
+    a fact in the user's words."""
+    lines = [line for line in block.split("\n") if line.strip()]
+    if not lines:
+        return False
+    hits = sum(1 for line in lines if _TERMINAL_LINE.match(line))
+    if len(lines) == 1:  # one line: only a path or a frame, not a lone word ("Yes.")
+        return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s)", lines[0]))
+    return hits >= TERMINAL_SHARE * len(lines)
 
 
 def has_rules_for(text: str) -> bool:
