@@ -458,3 +458,34 @@ def test_a_value_is_listed_once_when_its_fact_says_it() -> None:
     ]
     critical = checkpoint(messages)["critical"]
     assert critical.count("https://hooks.brightpay.io/v2/ab12") == 1
+
+
+def test_a_change_reported_or_a_step_announced_is_no_decision() -> None:
+    messages = [
+        user("Make the status bar readable on light terminals."),
+        say("Now I'll check the palette file first."),
+        say("The status bar now uses the muted tone instead of plain grey."),
+        say(
+            "I'll keep the bold weight rather than a brighter colour, "
+            "since bold survives 16-colour terminals."
+        ),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "check the palette" not in decisions and "now uses the muted" not in decisions
+    assert "keep the bold weight rather than a brighter colour" in decisions
+
+
+def test_pasted_log_lines_with_a_prompt_are_reference() -> None:
+    messages = [
+        user("Deploy the docs site."),
+        say("Which host do you see the warning on?"),
+        user(
+            "on the mac:\n"
+            "% ./serve --port 4100\n"
+            "[serve] listening on 0.0.0.0:4100 (cache=off)\n\n"
+            "keep the cache off for now, the CDN purge is broken."
+        ),
+    ]
+    text = checkpoint(messages)["text"]
+    assert "[serve] listening" not in text
+    assert "keep the cache off for now" in text

@@ -191,9 +191,25 @@ def is_stated_choice(text: str) -> bool:
     stripped = text.strip()
     if stripped.endswith((":", "：", "!", "！")) or len(stripped) < 20 or stripped[0] in "-*•":
         return False  # a lead-in, an exclamation, or a list item torn from its list
+    if _NARRATION.match(stripped):
+        return False  # the next step or the change just made, told as it happens
     return not re.search(
         r"\b(?:help you|happy to|glad to|let me know|i bet|maybe|perhaps|probably|"
         r"might|i guess|i suspect)\b|可能|也许|大概",
         stripped,
         re.I,
     )  # a pleasantry or a guess chooses nothing
+
+
+_NARRATION = re.compile(
+    r"^(?:now|next|first|then|ok(?:ay)?|great|perfect)?,?\s*(?:i'?ll|let me|i'?m going to) "
+    r"(?:add|check|read|look|run|update|create|fix|write|open|try|start|see|test)\b|"
+    r"^(?:(?:the|this|it|that) )?[\w`\"'.()-]+(?: [\w`\"'.()-]+){0,3} now (?:just )?"
+    r"(?:uses|takes|returns|has|is|shows|calls|reads|renders)\b|"
+    r"^(?:now )?it (?:now )?(?:just )?(?:uses|takes|returns)\b|"
+    r"^the \w+ changed\b",
+    re.IGNORECASE,
+)
+"""A step announced ("Now I'll add a method …") or a change reported ("Footer now uses
+…", "The signature changed - it now takes …"): what was done, not a choice between
+options with its reason."""

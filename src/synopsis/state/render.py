@@ -276,6 +276,10 @@ _RECENT_FINISHED = 3
 """Finished requests whose outcome outranks the command record (older ones go first)."""
 _KEPT_DECISIONS = 6
 _KEPT_FAILURES = 3
+_LABEL_CHARS = 90
+_ERROR_CHARS = 200
+"""A resolved failure is history: its command and error line, capped (an open one, under
+Blocked, keeps its whole error line)."""
 """How many of the latest decisions / failures (resolved or given up) outlast the size target."""
 _OUTCOME_CHARS = 160
 
@@ -359,9 +363,9 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
         elif not is_aborted(record.error):  # stopped, not failed: no approach either
-            resolved.append(
-                f"- Tried {call_label(record)}: failed with {record.error}; got past it later"
-            )
+            error = _cap(one_line(record.error or "(no error message)"), _ERROR_CHARS)
+            label = _cap(_command_label(record), _LABEL_CHARS)
+            resolved.append(f"- Tried {label}: failed with {error}; got past it later")
     for index, text in enumerate(resolved):
         latest = index >= len(resolved) - _KEPT_FAILURES
         yield _Item(failed, text, P_KEPT if latest else P_RESOLVED, order())
@@ -451,9 +455,11 @@ def _context_items(
     latest = state.decisions[-_KEPT_DECISIONS:]  # shown, and kept at the size target
     chosen = [one_line(d.text) for d in latest if d.source == "user"]
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
+    rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
     for fact in state.current_facts():
-        if any(one_line(fact.text) in choice for choice in chosen) or one_line(fact.text) in asked:
-            continue  # the user's choice or request, listed in these words already
+        said = one_line(fact.text)
+        if said in asked or any(said in line for line in (*chosen, *rules)):
+            continue  # a request, choice or rule that states it in these words already
         priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
@@ -488,6 +494,8 @@ def _context_items(
     if layout == "branch":
         return
     for record in state.files:
+        if layout == "turn_prefix" and not record.deleted:
+            continue  # Early Progress names what the request touched; the lists, the rest
         hashed = f" (sha256:{record.sha256[:12]})" if record.sha256 else ""
         # the file lists appended to the checkpoint name every file read or modified: here
         # they are detail, except what those lists cannot say (deleted, created)

@@ -107,6 +107,7 @@ _TERMINAL_LINE = re.compile(
     r"['\"]?~?/[^/\s]+/.*"  # an absolute path (a dropped file, a frame's file:line)
     r"|(?:➜|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
     r"|at \S.*"  # a stack frame
+    r"|\[[\w .:/-]{1,30}\] .*"  # a log line: "[theme] Detected …", "[INFO] …"
     r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
     r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
     r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
