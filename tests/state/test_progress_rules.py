@@ -489,3 +489,49 @@ def test_pasted_log_lines_with_a_prompt_are_reference() -> None:
     text = checkpoint(messages)["text"]
     assert "[serve] listening" not in text
     assert "keep the cache off for now" in text
+
+
+# --- other agents' tool shapes and what a command made ---------------------------------------
+
+
+def test_a_harness_marked_failure_gives_the_diagnostic_not_its_location() -> None:
+    output = (
+        "Error: /repo/lint.json:7:2 parse ━━━━━━━━━━━━━━━━━━━━\n\n"
+        "  × Unknown option `sortKeys` in this section.\n"
+    )
+    messages = [
+        user("Turn on the linter for the whole repo."),
+        act(call("l1", "Bash", command="npx lintkit check .")),
+        result("l1", "Bash", output),
+    ]
+    blocked = checkpoint(messages)["blocked"]
+    assert "× Unknown option `sortKeys` in this section." in blocked
+
+
+def test_a_script_echo_is_no_reason_and_claude_tool_names_count() -> None:
+    output = "Error: > shop@2.1.0 typecheck\n> tsc -p .\n\nsrc/cart.ts(12,7): error TS2322: nope"
+    messages = [
+        user("Get the type check green."),
+        act(call("r1", "Read", file_path="src/cart.ts")),
+        result("r1", "Read", "export const cart = 1\n"),
+        act(call("t1", "Bash", command="pnpm typecheck")),
+        result("t1", "Bash", output),
+    ]
+    found = checkpoint(messages)
+    assert "src/cart.ts(12,7): error TS2322" in found["blocked"]
+    assert "shop@2.1.0" not in found["blocked"]
+    assert "`src/cart.ts`" in found["in_progress"]  # Read(file_path=…) touched the file
+
+
+def test_the_commits_made_are_listed_with_their_ids_in_done() -> None:
+    messages = [user("Commit the parser fix and the docs separately.")]
+    for n, (sha, subject) in enumerate([("1c0ffee", "fix: parser"), ("7ab1234", "docs: usage")]):
+        messages += bash(
+            f"c{n}",
+            f"git add -A && git commit -m '{subject}'",
+            f"[topic/parse {sha}] {subject}\n 1 file changed",
+        )
+    messages.append(say("Both commits are in; push when you want."))
+    done = checkpoint(messages)["done"]
+    assert "[topic/parse 7ab1234] docs: usage" in done
+    assert "[topic/parse 1c0ffee] fix: parser" in done

@@ -121,7 +121,7 @@ _RUNNER_FAILED = re.compile(
 )
 """A test runner's summary or marker of failed tests (pytest, jest, vitest, cargo, go)."""
 _FAILURE_LINE = re.compile(
-    r"^\s*(?:ERROR|FATAL|fatal|error|npm ERR!|ERR!)(?:\[[^\]]*\])?[: ]|"
+    r"^\s*(?:ERROR|FATAL|fatal|error|npm ERR!|ERR!)(?:\[[^\]]*\])?[: ]|\AError: \S|"
     r"^\S*\d\d:\d\d\S*\s+(?:\[[^\]]*\]\s+)?(?:ERROR|FATAL|PANIC)\b|\"level\":\s*\"(?:error|fatal)\"|"
     r"^An error occurred \(|"
     r"^[\w./-]+\(\d+,\d+\): error TS\d+|\berror TS\d+:|^Traceback \(most recent call last\)|"
@@ -220,9 +220,17 @@ def _node_error(text: str) -> str | None:
     return line
 
 
+_HARNESS_MARK = re.compile(r"^Error: ")
+"""How some harnesses mark a failed call's output (Claude Code: ``Error: <output>``)."""
+_NO_MESSAGE = re.compile(r"^(?:> |\S+:\d+(?::\d+)?\s+\S*\s*[━─=]{3,})")
+"""A line that names no reason: an npm script's echo (``> pkg@1.0 build``), or a
+location heading a diagnostic (``biome.json:3:3 deserialize ━━━``)."""
+
+
 def _first_named_error(text: str) -> str:
     """The first line naming an error, else the first non-empty line: build tools often
-    print a banner before the message that matters."""
+    print a banner before the message that matters (a harness' ``Error:`` mark, an npm
+    script's echo, a diagnostic's location line are looked past)."""
     first = ""
     for count, raw in enumerate(text[:_HEAD_CHARS].splitlines()):
         line = raw.strip()
@@ -230,7 +238,10 @@ def _first_named_error(text: str) -> str:
             continue
         if not first:
             first = line
-        if _ERROR_WORDS.search(line) and not _BANNER.match(line):
+        bare = _HARNESS_MARK.sub("", line)
+        if _NO_MESSAGE.match(bare):
+            continue
+        if (_ERROR_WORDS.search(line) or bare[:1] in "×✖✗") and not _BANNER.match(line):
             return line
         if count > _HEAD_LINES:
             break

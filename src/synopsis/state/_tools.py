@@ -16,6 +16,7 @@ does not bring them back.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,38 @@ MAX_TARGET = 160
 WORKED_AROUND = "the request was reported done after it"
 
 _FILE_TOOLS = ("read", "edit", "write")
+_CANONICAL = {
+    "bash": "bash", "shell": "bash", "run_shell_command": "bash", "exec_command": "bash",
+    "local_shell": "bash", "execute_command": "bash", "run_terminal_cmd": "bash",
+    "read": "read", "read_file": "read", "view": "read", "readfile": "read",
+    "write": "write", "write_file": "write", "create_file": "write", "writefile": "write",
+    "edit": "edit", "multiedit": "edit", "edit_file": "edit", "replace_in_file": "edit",
+    "str_replace": "edit", "apply_diff": "edit",
+}  # fmt: skip
+"""Other agents' names for the shell and file tools (Claude Code's ``Bash``, ``Read``,
+``MultiEdit``; Gemini's ``run_shell_command``, ``read_file`` …): one call, one meaning."""
+_PATH_KEYS = ("path", "file_path", "filePath", "notebook_path", "filename", "target_file")
+
+
+def canonical_tool(name: str, arguments: dict[str, Any] | None = None) -> str:
+    """The name our rules know a tool by; unknown tools keep theirs. A file tool named
+    otherwise only counts as one when it says which file (else it is some other tool)."""
+    known = _CANONICAL.get(name.lower())
+    if known is None:
+        return name
+    if known in _FILE_TOOLS and arguments is not None and not _path_of(arguments):
+        return name
+    return known
+
+
+def _path_of(arguments: dict[str, Any]) -> str | None:
+    for key in _PATH_KEYS:
+        value = arguments.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
 _VIEW_PROGRAMS = frozenset({"cat", "head", "tail", "less", "more", "grep", "rg", "egrep", "zcat",
                             "journalctl", "logs", "jq", "awk", "find", "ls", "git log", "git show",
                             "kubectl logs", "docker logs", "sed"})  # fmt: skip
@@ -70,6 +103,9 @@ class ToolLedger:
         if digest(call_id) in self.folded or (known is not None and known.called):
             return []
         arguments = tool_arguments(call)
+        name = canonical_tool(name, arguments)
+        if name in _FILE_TOOLS and "path" not in arguments:
+            arguments = {**arguments, "path": _path_of(arguments)}
         content = arguments.get("content")
         content_sha = sha256(content) if name == "write" and isinstance(content, str) else None
         ranged = name == "read" and ("offset" in arguments or "limit" in arguments)
@@ -103,7 +139,7 @@ class ToolLedger:
     def result(self, message: dict[str, Any], entry_id: str | None) -> None:
         raw_id = message.get("toolCallId")
         name = message.get("toolName")
-        name = name if isinstance(name, str) else ""
+        name = canonical_tool(name) if isinstance(name, str) else ""
         call_id = raw_id if isinstance(raw_id, str) and raw_id else f"{entry_id}:result:{name}"
         record = self.calls.get(call_id)
         if record is None:
@@ -282,10 +318,27 @@ def _judged(
         return replace(record, status="error", error=first_error_line(text))
     failure = reported_failure(text)
     if failure is None:
-        return replace(record, status="ok")
+        made = _made(command, text) if command is not None else None
+        return replace(record, status="ok", outcome=made or record.outcome)
     if record.name == "read" or (command is not None and _shows_text(command)):
         return replace(record, status="ok", outcome=f"output shows: {failure}")
     return replace(record, status="error", error=failure)
+
+
+_COMMIT_LINE = re.compile(r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\] .+$", re.MULTILINE)
+_PR_URL = re.compile(r"https?://\S+/(?:pull|merge_requests|pulls)/\d+")
+
+
+def _made(command: str, text: str) -> str | None:
+    """What a successful command created that later steps name: the commit ``git commit``
+    reports (``[main 6a1f0c2] fix: …``), the pull request ``gh pr create`` prints."""
+    if re.search(r"\bgit (?:-C \S+ )?commit\b", command):
+        found = _COMMIT_LINE.search(text)
+        return cap(found.group().strip(), 160) if found else None
+    if re.search(r"\b(?:gh pr|glab mr) create\b", command):
+        url = _PR_URL.search(text)
+        return url.group() if url else None
+    return None
 
 
 def _shows_text(command: str) -> bool:

@@ -428,9 +428,17 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
         notes = [r.outcome for r in ok[:-1] if r.outcome and r.outcome != last.outcome]
+        made = any(r.outcome and _MADE.match(r.outcome) for r in ok)
         if notes:
-            line += "; earlier: " + "; ".join(dict.fromkeys(notes[-2:]))
-        yield line, P_COMMANDS
+            line += "; earlier: " + "; ".join(dict.fromkeys(notes[-(4 if made else 2) :]))
+        # the commits and pull requests the agent made are handles later steps name
+        yield line, P_KEPT if made else P_COMMANDS
+
+
+_MADE = re.compile(
+    r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\] |^https?://\S+/(?:pull|merge_requests|pulls)/\d+"
+)
+"""An outcome that names what a command made: a commit line, a pull request's address."""
 
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
@@ -468,7 +476,9 @@ def _context_items(
         if identifier.written == "tool":
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
-    stated = {one_line(f.text) for f in state.current_facts()}
+    stated = {one_line(f.text) for f in state.current_facts()} | {
+        one_line(r.outcome) for r in state.tool_calls if r.outcome and _MADE.match(r.outcome)
+    }
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
             continue
