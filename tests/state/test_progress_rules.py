@@ -535,3 +535,17 @@ def test_the_commits_made_are_listed_with_their_ids_in_done() -> None:
     done = checkpoint(messages)["done"]
     assert "[topic/parse 7ab1234] docs: usage" in done
     assert "[topic/parse 1c0ffee] fix: parser" in done
+
+
+def test_a_step_with_its_reason_and_the_users_own_plan_are_decisions() -> None:
+    messages = [
+        user("Get the nightly export under the 2 GB limit."),
+        say("I'll drop the raw thumbnails from the archive since they are rebuilt on import."),
+        say("Should I also gzip the CSVs?"),
+        user("No, i'd rather keep them plain, the auditors open them by hand."),
+        say("Let me check the size first."),
+    ]
+    decisions = checkpoint(messages)["decisions"]
+    assert "drop the raw thumbnails from the archive since they are rebuilt" in decisions
+    assert "i'd rather keep them plain" in decisions
+    assert "check the size first" not in decisions  # a step without a reason

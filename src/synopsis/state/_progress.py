@@ -19,7 +19,9 @@ _CHOICE_EN = re.compile(
     r"\b(?:go with|going with|let'?s go with|let'?s do|i'?ll take|i'?ll go with|take the|"
     r"pick|choose|book (?:it|that|the)|hold (?:the )?\w+|use the|works(?: for (?:me|us))?[.!]?$|"
     r"sounds good|that one|this one|is ok|is fine|do it|"
-    r"yes,? (?:please|do|go|book|hold|reuse|use)|ask them to|tell them to|skip|instead)(?!\w)",
+    r"yes,? (?:please|do|go|book|hold|reuse|use)|ask them to|tell them to|skip|instead|"
+    r"i(?:'ll| will) just|i (?:actually )?(?:plan|want|prefer|intend) to|i'?d rather|"
+    r"going forward|from now on)(?!\w)",
     re.IGNORECASE,
 )
 _CHOICE_ZH = re.compile(
@@ -124,6 +126,9 @@ def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[
 
 
 _ASSISTANT_CHOICE = re.compile(
+    r"\b(?:I'll|I will|I need to|I'm going to|let me|let's|we'll)\b[^.?!\n]{3,160}?"
+    r"(?:\b(?:because|since|so that|for now)\b|\bas (?:it|they|this|that|the|we)\b|"
+    r" [-–—] (?:these|this|it|they) (?:are|is)\b)|"
     r"\bI'?d (?:skip|go with|recommend|suggest|pick|use|rather)\b|\bthe fix\b[^.]{0,60}:|"
     r"\b(?:instead of|rather than)\b|\bneeds no\b|修复[:：]|统一用|改用|"
     r"我(?:在|把|给|会|来)[^。，,]{0,30}(?:加|改成|改为|换成|设为|设成)",
