@@ -341,6 +341,11 @@ def _made(command: str, text: str) -> str | None:
     return None
 
 
+def names_made(outcome: str) -> bool:
+    """Whether a call's outcome names what it made (a commit line, a pull request)."""
+    return bool(_COMMIT_LINE.fullmatch(outcome) or _PR_URL.fullmatch(outcome))
+
+
 def _shows_text(command: str) -> bool:
     key = command_key(command)
     return key in _VIEW_PROGRAMS or key.split(" ", 1)[0] in _VIEW_PROGRAMS

@@ -23,6 +23,7 @@ from synopsis.state._commands import resolution_key
 from synopsis.state._errors import is_aborted
 from synopsis.state._progress import is_finished, is_stated_choice
 from synopsis.state._text import contains_value, cut_value, digest, normalize_ws, one_line, window
+from synopsis.state._tools import names_made
 from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -46,12 +47,12 @@ P_READ_FILE = 1
 P_PRIOR_CONTEXT = 2
 P_MINOR_VALUE = 2
 P_COMMANDS = 3
-P_DECISION = 6
 P_RESOLVED = 4
 P_APPROACH = 5
 P_GOAL = 5
 P_EDITS = 5
 P_NEXT = 6
+P_DECISION = 6
 P_FINISHED = 6
 P_MODIFIED_FILE = 6
 P_USER_DECISION = 7
@@ -276,11 +277,11 @@ _RECENT_FINISHED = 3
 """Finished requests whose outcome outranks the command record (older ones go first)."""
 _KEPT_DECISIONS = 6
 _KEPT_FAILURES = 3
+"""How many of the latest decisions / failures (resolved or given up) outlast the size target."""
 _LABEL_CHARS = 90
 _ERROR_CHARS = 200
 """A resolved failure is history: its command and error line, capped (an open one, under
 Blocked, keeps its whole error line)."""
-"""How many of the latest decisions / failures (resolved or given up) outlast the size target."""
 _OUTCOME_CHARS = 160
 
 
@@ -428,17 +429,11 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
         notes = [r.outcome for r in ok[:-1] if r.outcome and r.outcome != last.outcome]
-        made = any(r.outcome and _MADE.match(r.outcome) for r in ok)
+        made = any(r.outcome and names_made(r.outcome) for r in ok)
         if notes:
             line += "; earlier: " + "; ".join(dict.fromkeys(notes[-(4 if made else 2) :]))
         # the commits and pull requests the agent made are handles later steps name
         yield line, P_KEPT if made else P_COMMANDS
-
-
-_MADE = re.compile(
-    r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\] |^https?://\S+/(?:pull|merge_requests|pulls)/\d+"
-)
-"""An outcome that names what a command made: a commit line, a pull request's address."""
 
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
@@ -477,7 +472,7 @@ def _context_items(
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
     stated = {one_line(f.text) for f in state.current_facts()} | {
-        one_line(r.outcome) for r in state.tool_calls if r.outcome and _MADE.match(r.outcome)
+        one_line(r.outcome) for r in state.tool_calls if r.outcome and names_made(r.outcome)
     }
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
