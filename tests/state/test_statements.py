@@ -233,3 +233,24 @@ def test_an_update_of_one_value_keeps_the_other_values_of_its_statement() -> Non
     )
     text = render_state(state)
     assert "June 4" in text and "40 Mill Street" in text and "12 Harbor Road" not in text
+
+
+def test_a_rule_said_inside_a_longer_statement_is_listed_once() -> None:
+    for text, inner in (
+        ("Deploy only from the release branch. Never force-push it.", "Never force-push it."),
+        (
+            "fine, run it on staging, but only the schema check. Don't touch the data there.",
+            "but only the schema check.",
+        ),
+        ("只能用测试账号登录。不要动生产数据。", "不要动生产数据。"),
+    ):
+        state = extract_working_state([user(text)])
+        rules = [c.text for c in state.current_constraints()]
+        assert sum(inner in rule for rule in rules) == 1, rules
+
+
+def test_a_restored_statement_is_not_restored_twice_as_its_value() -> None:
+    text = "The invoice for the Lisbon trip is INV-55817, due on 2026-03-14."
+    state = extract_working_state([user("Book the flights first."), user(text)])
+    checked = guard_summary("## Goal\n- Book the flights first.\n", state)
+    assert checked.text.count("INV-55817") == 1, checked.text

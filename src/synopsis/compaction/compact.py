@@ -39,6 +39,9 @@ NO_PRIOR_HISTORY = "No prior history."
 
 TURN_PREFIX_OUTPUT_SHARE = 0.5
 
+SPLIT_PREFIX_SHARE = 0.3
+"""Under ``summary_max_tokens``, the share of the cap a split turn's early part gets."""
+
 
 @dataclass(slots=True)
 class CompactionResult:
@@ -193,9 +196,12 @@ async def compact(
     if summary_max_tokens is None:
         history_limit = int(HISTORY_OUTPUT_SHARE * reserve)
         prefix_limit = int(TURN_PREFIX_OUTPUT_SHARE * reserve)
+    elif preparation.is_split_turn and preparation.turn_prefix_messages:
+        # a hard cap holds for the whole checkpoint: a split turn's part shares it
+        prefix_limit = max(1, int(summary_max_tokens * SPLIT_PREFIX_SHARE))
+        history_limit = max(1, summary_max_tokens - prefix_limit)
     else:
-        history_limit = summary_max_tokens
-        prefix_limit = int(summary_max_tokens * TURN_PREFIX_OUTPUT_SHARE / HISTORY_OUTPUT_SHARE)
+        history_limit = prefix_limit = summary_max_tokens
     previous = preparation.previous_summary
     redact_secrets = preparation.settings.redact_secrets
     if previous and redact_secrets:
@@ -256,7 +262,10 @@ async def compact(
             preparation.kept_messages, previous=state, redact_secrets=redact_secrets
         )
         # the whole checkpoint, guard additions and file lists included, fits the budget
-        budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
+        if summary_max_tokens is not None:
+            budget = summary_max_tokens
+        else:
+            budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
         tail = format_file_lists(read_files, modified_files)
         checked = guard_summary(text, state, later=later, max_chars=budget * 4 - len(tail))
         text = checked.text

@@ -95,6 +95,7 @@ async def compact_messages(
     summarizer: Summarizer | None = None,
     keep_recent_tokens: int = 20000,
     summary_max_tokens: int | None = None,
+    max_context_tokens: int | None = None,
     previous_summary: str | None = None,
     previous_state: WorkingState | None = None,
     format: ChatFormat = "openai",
@@ -111,6 +112,11 @@ async def compact_messages(
     the OpenAI format (background the model reads as such, not a new request of the user)
     and in a user message with Anthropic's (whose system prompt is not a message);
     ``checkpoint_role`` overrides that (``"system"`` is refused for Anthropic).
+
+    ``summary_max_tokens`` caps the checkpoint message as sent (its wrapper included);
+    ``max_context_tokens`` caps the whole returned list: the checkpoint then gets what the
+    system messages and the kept messages leave (the kept part may exceed
+    ``keep_recent_tokens``, since a cut never splits a message).
     """
     if checkpoint_role is None:
         checkpoint_role = "user" if format == "anthropic" else "system"
@@ -128,12 +134,33 @@ async def compact_messages(
     read = read_chat_messages(rest, format)
     tokens_before = sum(estimate_tokens(r.message) for r in read)
     offset = 1 if previous_summary else 0
-    plan = plan_compaction(
-        _as_entries(read, previous_summary),
-        CompactionSettings(keep_recent_tokens=keep_recent_tokens),
-        adjust_cut=_keep_chat_messages_whole(read, offset),
-        summarizer=summarizer,
-    )
+    entries = _as_entries(read, previous_summary)
+    system_tokens = sum(_text_tokens(_content_text(m)) for m in system)
+    wrapper_tokens = _text_tokens(wrapping.wrap_compaction(""))
+    keep = keep_recent_tokens
+    while True:
+        plan = plan_compaction(
+            entries,
+            CompactionSettings(keep_recent_tokens=keep),
+            adjust_cut=_keep_chat_messages_whole(read, offset),
+            summarizer=summarizer,
+        )
+        if max_context_tokens is None or keep <= 0:
+            break
+        # Under a context cap the kept part gives way (as the agent's keep window does
+        # before its threshold) when it would leave the checkpoint less than half its cap,
+        # or when nothing would be compacted although the context is over the cap.
+        if plan.preparation is None:
+            summary_tokens = _text_tokens(wrapping.wrap_compaction(previous_summary or ""))
+            used = system_tokens + summary_tokens + tokens_before
+            if used <= max_context_tokens:
+                break
+        else:
+            kept = sum(estimate_tokens(m) for m in plan.preparation.kept_messages)
+            share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
+            if max_context_tokens - system_tokens - kept - wrapper_tokens >= share // 2:
+                break
+        keep = keep // 2 if keep // 2 >= MIN_KEEP_CHAT_TOKENS else 0
 
     def reply(summary: str | None, kept_from: int) -> list[Any]:
         if not summary:
@@ -157,7 +184,12 @@ async def compact_messages(
         summarizer,
         custom_instructions=custom_instructions,
         wrapping=wrapping,
-        summary_max_tokens=summary_max_tokens,
+        summary_max_tokens=_checkpoint_cap(
+            summary_max_tokens,
+            max_context_tokens,
+            wrapper=wrapper_tokens,
+            around=system_tokens + sum(estimate_tokens(m) for m in preparation.kept_messages),
+        ),
         previous_state=previous_state,
     )
     first_kept = preparation.first_kept_index - offset
@@ -172,6 +204,41 @@ async def compact_messages(
         usage=result.usage,
         state=result.state,
     )
+
+
+MIN_KEEP_CHAT_TOKENS = 16
+"""Below this a keep window that gives way to a context cap becomes 0 (keep nothing)."""
+
+MIN_CHECKPOINT_TOKENS = 16
+"""The smallest cap a checkpoint is given, however full the rest of the context is."""
+
+
+def _checkpoint_cap(
+    summary_max_tokens: int | None, max_context_tokens: int | None, *, wrapper: int, around: int
+) -> int | None:
+    """The cap of the checkpoint text: its message within ``summary_max_tokens`` and the
+    whole context (``around`` = system + kept messages) within ``max_context_tokens``."""
+    caps = [c for c in (summary_max_tokens, _minus(max_context_tokens, around)) if c is not None]
+    if not caps:
+        return None
+    return max(MIN_CHECKPOINT_TOKENS, min(caps) - wrapper)
+
+
+def _minus(total: int | None, used: int) -> int | None:
+    return None if total is None else total - used
+
+
+def _text_tokens(text: str) -> int:
+    return -(-len(text) // 4)
+
+
+def _content_text(message: Any) -> str:
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
 
 
 def _as_entries(read: Sequence[ReadMessage], previous_summary: str | None) -> list[Entry]:
@@ -205,6 +272,7 @@ def compact_messages_sync(
     summarizer: Summarizer | None = None,
     keep_recent_tokens: int = 20000,
     summary_max_tokens: int | None = None,
+    max_context_tokens: int | None = None,
     previous_summary: str | None = None,
     previous_state: WorkingState | None = None,
     format: ChatFormat = "openai",
@@ -222,6 +290,7 @@ def compact_messages_sync(
         summarizer=summarizer,
         keep_recent_tokens=keep_recent_tokens,
         summary_max_tokens=summary_max_tokens,
+        max_context_tokens=max_context_tokens,
         previous_summary=previous_summary,
         previous_state=previous_state,
         format=format,

@@ -236,6 +236,7 @@ async def run_case(
             summarizer=summarizer,
             keep_recent_tokens=keep,
             summary_max_tokens=summary_cap,
+            max_context_tokens=budget,
             previous_summary=previous.summary if previous else None,
             previous_state=previous.state if previous else None,
         )

@@ -12,6 +12,8 @@ summarizer wrote is otherwise kept as it is, and the result says what the guard 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -30,6 +32,7 @@ from synopsis.state.render import (
 )
 from synopsis.state.sections import (
     CHECKPOINT_ORDER,
+    CONSTRAINT_LABEL,
     SECTION_TITLES,
     TURN_SPLIT,
     Heading,
@@ -164,10 +167,12 @@ def guard_summary(
     Critical Context, Failed Approaches, Key Decisions …), lines that state a pinned fact
     and the rules never go (see :func:`trim_to`).
     """
+    original = summary
     current = later or state
     stale = current.superseded_values()
     retired = current.retired_texts()
     flat = normalize_ws(summary)
+    with_restored, flat_restored = summary, flat
     missing: dict[str, list[PinnedFact]] = {}
     for fact in pinned_facts(state):
         if later is not None and (
@@ -178,10 +183,18 @@ def guard_summary(
             fact = replace(
                 fact, text=stale_note(fact.text, stale), line=stale_note(fact.line, stale)
             )
-        if not _present(fact, summary, flat):
+        seen = (summary, flat) if fact.kind == "identifier" else (with_restored, flat_restored)
+        if not _present(fact, *seen):
             missing.setdefault(fact.section, []).append(fact)
+            # restored once: a fact that is a restored goal, or a value a fact restored to
+            # Critical Context states, is not restored a second time
+            if fact.kind == "fact" or fact.kind == "goal":
+                with_restored += "\n" + fact.line
+                flat_restored += " " + normalize_ws(fact.line)
+            if fact.kind == "fact":
+                summary, flat = summary + "\n" + fact.line, flat + " " + normalize_ws(fact.line)
 
-    head, tail = split_tail(summary)
+    head, tail = split_tail(original)
     turn = TURN_SPLIT.search(head)
     body, split_part = (head[: turn.start()], head[turn.start() :]) if turn else (head, "")
 
@@ -223,33 +236,147 @@ TRIM_ORDER: tuple[str | None, ...] = (
 def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
     """``text`` without its least important bullet lines until it fits ``max_chars``.
 
-    Lines go section by section in :data:`TRIM_ORDER`, oldest (topmost) first; a line
-    that states one of ``keep`` (the pinned facts) and the Constraints section stay, so the
-    result can remain over the size when those alone exceed it.
+    First the placeholders of empty sections go; then lines section by section in
+    :data:`TRIM_ORDER`, oldest (topmost) first, sparing the lines that state one of
+    ``keep`` (the pinned facts). A cap is a cap: when the pinned lines alone exceed it,
+    detail goes before substance — the quoted sentence after a value, then the values,
+    then the statements, then the open failures and the later goals (:data:`LAST_RESORT`).
+    The Constraints section and the first goal always stay, so the result can remain over
+    the size when those alone exceed it.
     """
     if len(text) <= max_chars:
         return text
+    text = without_empty_sections(text)
+    if len(text) <= max_chars:
+        return text
     lines = text.split("\n")
+    kind_of = _section_kinds(lines)
+    kept = [normalize_ws(k) for k in keep if k]
+
+    def spared(line: str) -> bool:
+        flat = normalize_ws(line)
+        return any(k in flat for k in kept)
+
+    size = len(text)
+    dropped: set[int] = set()
+    for kind in TRIM_ORDER:
+        size = _drop(lines, kind_of, {kind}, size, max_chars, dropped, spared)
+    if size > max_chars:
+        for index, line in enumerate(lines):
+            if index not in dropped and kind_of.get(index) in _VALUE_SECTIONS:
+                short = _QUOTE.sub("", line)
+                size -= len(line) - len(short)
+                lines[index] = short
+    first_goal = next((i for i, k in kind_of.items() if k == "goal" and _is_item(lines[i])), -1)
+    for kinds, which in LAST_RESORT:
+        if size <= max_chars:
+            break
+
+        def chosen(line: str, which: str = which) -> bool:
+            is_fact = line.startswith(FACT_LABEL)
+            return which == "any" or (which == "fact") == is_fact
+
+        protected = {first_goal}
+        size = _drop(lines, kind_of, kinds, size, max_chars, dropped, _is_rule, protected, chosen)
+    result = "\n".join(line for index, line in enumerate(lines) if index not in dropped)
+    return without_empty_sections(result) if size > max_chars or dropped else result
+
+
+_VALUE_SECTIONS = frozenset({"critical", "suffix_context"})
+_QUOTE = re.compile(r" — “[^”]*”")
+LAST_RESORT: tuple[tuple[frozenset[str], str], ...] = (
+    (_VALUE_SECTIONS, "value"),
+    (_VALUE_SECTIONS, "fact"),
+    (frozenset({"blocked"}), "any"),
+    (frozenset({"goal", "original_request"}), "any"),
+)
+"""What goes, in this order, when the pinned lines alone exceed the cap."""
+
+
+def _section_kinds(lines: list[str]) -> dict[int, str | None]:
     marks = headings(lines)
     kind_of: dict[int, str | None] = {}
     for position, mark in enumerate(marks):
         for index in range(mark.line + 1, section_end(lines, marks, position)):
             kind_of[index] = mark.kind
-    kept = [normalize_ws(k) for k in keep if k]
-    size = len(text)
-    dropped: set[int] = set()
-    for kind in TRIM_ORDER:
-        for index, line in unfenced(lines):
-            if size <= max_chars:
-                break
-            if index not in kind_of or kind_of[index] != kind or not line.lstrip().startswith("- "):
-                continue
-            flat = normalize_ws(line)
-            if line.strip() == "- (none)" or any(k in flat for k in kept):
-                continue
-            dropped.add(index)
-            size -= len(line) + 1
-    return "\n".join(line for index, line in enumerate(lines) if index not in dropped)
+    return kind_of
+
+
+def _is_rule(line: str) -> bool:
+    return line.startswith(CONSTRAINT_LABEL)  # a split turn's rule, in its Original Request
+
+
+def _is_item(line: str) -> bool:
+    return line.lstrip().startswith("- ") and line.strip() != _EMPTY
+
+
+def _drop(
+    lines: list[str],
+    kind_of: dict[int, str | None],
+    kinds: Collection[str | None],
+    size: int,
+    max_chars: int,
+    dropped: set[int],
+    spared: Callable[[str], bool],
+    protected: Collection[int] = (),
+    chosen: Callable[[str], bool] = lambda _: True,
+) -> int:
+    """Drop bullet lines of ``kinds`` sections, topmost first, until ``size`` fits."""
+    for index, line in unfenced(lines):
+        if size <= max_chars:
+            break
+        if index in dropped or index in protected or kind_of.get(index, "-") not in kinds:
+            continue
+        if not _is_item(line) or spared(line) or not chosen(line):
+            continue
+        dropped.add(index)
+        size -= len(line) + 1
+    return size
+
+
+_EMPTY = "- (none)"
+_RULE = "---"
+
+
+def without_empty_sections(text: str) -> str:
+    """``text`` without the placeholders of empty sections, for a checkpoint over its size.
+
+    A ``- (none)`` line goes; so does a heading under which nothing is left (a heading
+    stays while a subsection of it holds something), and a ``---`` rule with nothing
+    after it. Nothing that states anything is removed.
+    """
+    lines = text.split("\n")
+    marks = headings(lines)
+    if not marks:
+        return text
+    fenced = {index for index, _ in unfenced(lines)}
+
+    def says_something(index: int) -> bool:
+        line = lines[index].strip()
+        return index not in fenced or (bool(line) and line not in (_EMPTY, _RULE))
+
+    drop: set[int] = {i for i, line in enumerate(lines) if i in fenced and line.strip() == _EMPTY}
+    for position, mark in enumerate(marks):
+        end = section_end(lines, marks, position)
+        inner = [i for i in range(mark.line + 1, end) if not any(m.line == i for m in marks)]
+        if not any(says_something(i) for i in inner):
+            drop.add(mark.line)
+    # a rule (the split-turn separator) stays only when something follows it
+    for index, line in enumerate(lines):
+        if index in fenced and line.strip() == _RULE:
+            after = [i for i in range(index + 1, len(lines)) if i not in drop]
+            if not any(says_something(i) for i in after if not lines[i].startswith("#")):
+                drop.add(index)
+            else:  # the heading that follows it names the part it opens
+                heading = next((m.line for m in marks if m.line > index), None)
+                drop.discard(heading if heading is not None else -1)
+    kept = [line for index, line in enumerate(lines) if index not in drop]
+    squeezed: list[str] = []
+    for line in kept:  # one blank line between sections is enough
+        if not line.strip() and (not squeezed or not squeezed[-1].strip()):
+            continue
+        squeezed.append(line)
+    return "\n".join(squeezed).strip("\n") + ("\n" if text.endswith("\n") else "")
 
 
 def _present(fact: PinnedFact, summary: str, flat: str) -> bool:

@@ -199,7 +199,7 @@ class WorkingState:
         ("keep it under $500, not $800") and stays.
         """
         stale = self.superseded_values()
-        live = tuple(c for c in self.constraints if c.superseded_by is None)
+        live = _without_contained(tuple(c for c in self.constraints if c.superseded_by is None))
         if not stale:
             return live
         return tuple(
@@ -510,4 +510,21 @@ def _file_from(item: dict[str, Any]) -> FileRecord | None:
         sha256=_str(item, "sha256"),
         sha256_source=source if source in ("write", "read") else None,
         deleted=item.get("deleted") is True,
+    )
+
+
+def _without_contained(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
+    """``constraints`` without the ones another states in full: a sentence and the whole
+    statement it belongs to ("Don't change anything else there." inside "… only the role
+    creation. Don't change anything else there.") are one rule, said once."""
+    flat = [" ".join(c.text.split()) for c in constraints]
+    return tuple(
+        c
+        for index, c in enumerate(constraints)
+        if not any(
+            other != flat[index] and flat[index] in other
+            for position, other in enumerate(flat)
+            if position != index
+        )
+        and flat[index] not in flat[:index]
     )

@@ -185,7 +185,7 @@ def render_state(
         items = [
             replace(i, text=stale_note(i.text, stale))
             for i in items
-            if i.priority >= P_PINNED_GOAL
+            if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
             or i.text.startswith(FACT_LABEL)  # a statement keeps its other values
             or not states_stale(i.text, stale)
         ]
