@@ -254,3 +254,40 @@ def test_a_restored_statement_is_not_restored_twice_as_its_value() -> None:
     state = extract_working_state([user("Book the flights first."), user(text)])
     checked = guard_summary("## Goal\n- Book the flights first.\n", state)
     assert checked.text.count("INV-55817") == 1, checked.text
+
+
+def test_a_count_with_the_same_unit_is_one_slot() -> None:
+    for first, later, old, new in (
+        ("Run 6 workers on the batch box.", "Hold on, cap it at 4 workers.", "6 workers", "4"),
+        ("Spin up 3 replicas for the demo.", "Wait, 5 replicas after all.", "3 replicas", "5"),
+        ("先订 2 辆车。", "等一下，改成 3 辆吧。", "2 辆", "3 辆"),
+    ):
+        state = extract_working_state([user(first), user(later)])
+        text = render_state(state)
+        assert new in text and old not in text, (first, later, text)
+
+
+def test_a_bare_number_in_an_update_restates_the_numeric_value_of_its_subject() -> None:
+    for first, later, old in (
+        (
+            "We're expecting around 40 guests at the dinner.",
+            "Update: the dinner is 52, not 40.",
+            "40 guests",
+        ),
+        ("Let's plan for 9 people.", "Turns out we'll be 11 in total.", "9 people"),
+    ):
+        state = extract_working_state([user(first), user(later)])
+        assert old not in render_state(state), (first, later)
+
+
+def test_a_bare_number_without_its_subject_or_old_value_replaces_nothing() -> None:
+    state = extract_working_state(
+        [user("Order 30 chairs for the hall."), user("Actually, call me at 5 instead.")]
+    )
+    assert "30 chairs" in render_state(state)
+
+
+def test_counts_with_different_units_both_stay() -> None:
+    state = extract_working_state([user("Book 2 cabins."), user("Actually, also 4 kayaks.")])
+    text = render_state(state)
+    assert "2 cabins" in text and "4 kayaks" in text

@@ -297,29 +297,49 @@ class _Builder:
         if st.keeps_value(pat.lower_same(sentence)):
             return
         new_values = st.value_classes(sentence)
+        if not new_values:  # "we'll be 15 in total": a bare number restates a numeric value
+            new_values = [("number", n) for n in st.bare_numbers(sentence)[:1]]
         if not new_values:
             return
+        named_old = st.replaced_numbers(sentence)
         marker = entry_id or "a later statement"
         words = _subject_words(sentence)
         for value_class, new_value in dict(reversed(new_values)).items():
             candidates: list[tuple[str, str, str]] = []  # (store, key, text)
+
+            def same(old_class: str, value_class: str = value_class) -> bool:
+                if value_class == "number":
+                    return old_class.startswith(st.NUMERIC_CLASSES)
+                return old_class == value_class
+
             for key, fact in self.facts.items():
-                if fact.superseded_by is None and value_class in fact.classes:
+                if fact.superseded_by is None and any(same(c) for c in fact.classes):
                     candidates.append(("fact", key, fact.text))
             for key, rule in self.constraints.items():
                 if (
                     rule.superseded_by is None
                     and rule.source == "user"
-                    and any(c == value_class for c, _ in st.value_classes(rule.text))
+                    and any(same(c) for c, _ in st.value_classes(rule.text))
                 ):
                     candidates.append(("rule", key, rule.text))
             candidates = [c for c in candidates if normalize_ws(sentence) not in c[1]]
             if not candidates:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
+            if value_class == "number":  # a bare number needs its subject, or the old value
+                about = [
+                    c
+                    for c in candidates
+                    if any(n in c[2] for n in named_old) or words & _subject_words(c[2])
+                ]
+                if not about:
+                    continue
             store, key, old_text = (about or candidates)[-1]
             updated = {c for c, _ in new_values}
-            if {c for c, _ in st.value_classes(old_text)} <= updated:
+            old_classes = {c for c, _ in st.value_classes(old_text)}
+            if old_classes <= updated or (
+                value_class == "number" and all(same(c) for c in old_classes)
+            ):
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
                 # with only the replaced value cut from it.
@@ -329,7 +349,7 @@ class _Builder:
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()
             for old_class, old_value in st.value_classes(old_text):
-                if old_class == value_class and old_value != new_value:
+                if same(old_class) and old_value != new_value:
                     self.values.retire(old_value, new_value)
                     day = st.date_key(old_value) if old_class == "date" else None
                     if day is not None and day != st.date_key(new_value):

@@ -212,7 +212,8 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "count:people",
         re.compile(
-            rf"(?<![\w.])\d+\s*(?:{_PEOPLE})(?![a-z])|\b(?:be|are) (?P<v>\d+)\b(?! ?[a-z%])"
+            rf"(?<![\w.])\d+\s*(?:{_PEOPLE})(?![a-z])|"
+            r"\b(?:be|are) (?P<v>\d+)\b(?! ?(?!in total|total|altogether|of us)[a-z%])"
         ),
     ),
     (
@@ -287,8 +288,44 @@ def value_classes(sentence: str) -> list[tuple[str, str]]:
             )
             start, end = match.span(group) if group else match.span()
             found.append((start, name, sentence[start:end].strip()))
+    for match in _UNIT_COUNT.finditer(low):  # "8 consumers", "7 座": the unit is the slot
+        unit = match.group("unit")
+        if unit.isascii() and unit.endswith("s") and not unit.endswith("ss"):
+            unit = unit[:-1]  # one slot for "1 consumer" and "8 consumers"
+        if unit in _NOT_UNITS or any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        taken.append(match.span())
+        found.append((match.start(), f"count:{unit}", sentence[match.start() : match.end()]))
     found.sort()
     return [(name, value) for _, name, value in found]
+
+
+_UNIT_COUNT = re.compile(
+    r"(?<![\w.$€£¥:/-])\d+\s*(?P<unit>[a-z]{3,}(?![\w-])|[座套台辆张件个份箱盒])"
+)
+_NOT_UNITS = frozenset(
+    {"and", "the", "for", "with", "from", "into", "than", "more", "less", "per", "times"}
+    | {"that", "this", "are", "was", "were", "has", "had", "but", "not", "out", "off", "via"}
+)
+NUMERIC_CLASSES = ("count:", "percent", "amount", "duration")
+"""Classes a bare number in an update ("we'll be 15", "final count is 134") may restate."""
+_BARE_NUMBER = re.compile(r"(?<![\w.$€£¥:/-])\d+(?:\.\d+)?(?![\w.%:/-])")
+_NOT_NUMBER = re.compile(
+    r"\b(?:not|rather than|instead of)\s+(?:around\s+|about\s+)?(\d+)|不是\s*(\d+)"
+)
+
+
+def bare_numbers(sentence: str) -> list[str]:
+    """The unclassified numbers of an update sentence, the replaced ones ("not 120") left out."""
+    low = pat.lower_same(sentence[: 2 * MAX_SENTENCE])
+    old = {g for m in _NOT_NUMBER.finditer(low) for g in m.groups() if g}
+    return [n for n in _BARE_NUMBER.findall(low) if n not in old]
+
+
+def replaced_numbers(sentence: str) -> set[str]:
+    """The numbers an update names as the old ones ("134, not 120" → {"120"})."""
+    low = pat.lower_same(sentence[: 2 * MAX_SENTENCE])
+    return {g for m in _NOT_NUMBER.finditer(low) for g in m.groups() if g}
 
 
 _OLD_VALUE = re.compile(

@@ -161,10 +161,12 @@ RULES: tuple[Rule, ...] = (
         "plan-changed",
         "update",
         r"\bchange of plans?\b|\bsmall change\b|\bupdate:|\bcorrection\b|\bactually\b|"
-        r"\bturns out\b|\bafter all\b|\binstead\b|\bno longer\b|\bnow\b|\bscratch that\b|"
+        r"\bturns out\b|\bafter all\b|\bhold on\b|\bon second thought\b|\bwait,|"
+        r"\binstead\b|\bno longer\b|\bnow\b|\bscratch that\b|"
         r"\b(?:final|new|updated|revised|latest|correct|real) (?:count|number|date|time|total|"
         r"address|price|amount|value|window|start|deadline|plan|version|host|port|limit)\b",
-        matches=("Correction: the port is 6543, not 5433.", "Actually we'll be 15."),
+        matches=("Correction: the port is 6543, not 5433.", "Actually we'll be 15.",
+                 "Hold on, cap it at 4 workers."),
         misses=("The plan looks good to me.",),
     ),
     Rule(
