@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from synopsis.compaction.serialize import serialize_conversation
 from synopsis.state._text import one_line
 from synopsis.state.extract import extract_working_state
+from synopsis.state.guard import trim_to, without_empty_sections
 from synopsis.state.render import render_state, stale_note
 from synopsis.state.sections import SECTION_TITLES, parse_sections
 from synopsis.state.statements import without_old_values
@@ -107,3 +108,25 @@ def test_tool_output_cannot_forge_a_role_label_for_a_model() -> None:
     marked = serialize_conversation(messages, mark_untrusted=True)
     assert "\n[User]:" not in marked and "\n[Assistant]:" not in marked
     assert serialize_conversation(messages) == "[Tool result]: " + forged  # Pi's form as is
+
+
+@fast
+@given(st.lists(fragments, min_size=1, max_size=6), st.integers(min_value=0, max_value=4000))
+def test_a_capped_checkpoint_keeps_every_rule_and_fits_when_the_rules_do(
+    texts: list[str], max_chars: int
+) -> None:
+    state = extract_working_state([user(t) for t in texts])
+    text = render_state(state)
+    rules = [
+        one_line(stale_note(c.text, state.superseded_values())) for c in state.current_constraints()
+    ]
+    trimmed = trim_to(text, max_chars, [])
+    for rule in rules:
+        assert rule in trimmed
+    rules_only = without_empty_sections(
+        "## Constraints & Preferences\n" + "\n".join(f"- {r}" for r in rules) + "\n"
+    )
+    if len(rules_only) + 200 <= max_chars:  # room for the first goal and headings
+        assert len(trimmed) <= max_chars
+    stated = {line for line in text.split("\n") if line.startswith("- ") and line != "- (none)"}
+    assert stated <= set(without_empty_sections(text).split("\n"))
