@@ -134,6 +134,24 @@ def test_extraction_in_two_pieces_equals_one(messages: list[Any], cut: int) -> N
     assert rest == whole
 
 
+def test_a_short_reply_after_a_cut_answers_what_the_assistant_said_before_it() -> None:
+    """The assistant's offer is in the summarized part, the user's one-word answer in the
+    kept part: the state carries the offer across the cut (and through JSON), so the
+    answer is the same decision it would be without a compaction in between."""
+    messages = [
+        {"role": "user", "content": "Book me a dentist appointment next week."},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Friday 10:15 or Wednesday 9:00?"}],
+        },
+        {"role": "user", "content": "Friday 10:15."},
+    ]
+    whole = extract_working_state(messages)
+    assert any("Friday 10:15" in d.text for d in whole.decisions)
+    first = WorkingState.from_json(extract_working_state(messages[:2]).to_json())
+    assert extract_working_state(messages[2:], previous=first).decisions == whole.decisions
+
+
 @slow
 @given(st.lists(good_messages, max_size=10), st.sampled_from(list(SummaryKind)))
 def test_embedded_summary_keeps_every_current_rule(messages: list[Any], kind: SummaryKind) -> None:

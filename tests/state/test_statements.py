@@ -69,6 +69,48 @@ def test_a_correction_in_other_words_replaces_the_old_value_everywhere() -> None
     assert "5433" in str(state.to_json())  # kept for audit
 
 
+def test_statements_made_in_one_message_do_not_supersede_each_other() -> None:
+    """An update cue anywhere in a message ("now", "actually") makes its value sentences
+    updates, but what one message states at once is all true: a spending limit and a budget
+    said in one breath are two facts, not a correction."""
+    for text, both in [
+        (
+            "Is the invoice ready now? Never approve expenses above €500 without my sign-off. "
+            "The conference fee is €320.",
+            ("€500", "€320"),
+        ),
+        (
+            "Actually, one more thing. Don't deploy after 18:00 on Fridays. "
+            "The freeze starts at 09:00 tomorrow.",
+            ("18:00", "09:00"),
+        ),
+    ]:
+        state = extract_working_state([user(text)])
+        rendered = guard_summary(render_state(state), state).text
+        assert all(value in rendered for value in both), (text, rendered)
+        assert not any(c.superseded_by for c in state.constraints)
+    # …while a later message with the same kind of value still replaces the earlier one
+    later = extract_working_state(
+        [user("The conference fee is €320."), user("Correction: the conference fee is €350 now.")]
+    )
+    assert "€320" not in guard_summary(render_state(later), later).text
+
+
+def test_an_update_replaces_the_statement_most_about_its_subject() -> None:
+    """Two earlier statements hold the same kind of value and share a word ("team"); the
+    update replaces the one it is most about, not merely the latest."""
+    state = extract_working_state(
+        [
+            user("The team standup is at 09:30."),
+            user("No deploys during the team retro at 16:00."),
+            user("Correction: the team standup is at 10:15."),
+        ]
+    )
+    text = guard_summary(render_state(state), state).text
+    assert "10:15" in text and "09:30" not in text
+    assert "16:00" in text, text
+
+
 def test_a_new_head_count_supersedes_the_old_one() -> None:
     state = extract_working_state(
         [user("Let's plan for 8 guests at the dinner."), user("Actually we'll be 11 guests.")]

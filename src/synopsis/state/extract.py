@@ -35,6 +35,7 @@ from synopsis.state._text import (
 from synopsis.state._tools import ToolLedger
 from synopsis.state._values import NOT_FROM_ASSISTANT, ValueBook
 from synopsis.state.model import (
+    LAST_SAID_CHARS,
     STRONG_KINDS,
     Constraint,
     Decision,
@@ -162,7 +163,7 @@ class _Builder:
         self.goals = {g.text: g for g in state.goals}
         self.constraints = {normalize_ws(c.text): c for c in state.constraints}
         self.decisions = {d.text: d for d in state.decisions}
-        self.said = ""
+        self.said = state.last_said
         """The assistant's latest words: what a short reply of the user answers."""
         self.facts = {normalize_ws(f.text): f for f in state.facts}
         self.next_steps = state.next_steps
@@ -265,6 +266,9 @@ class _Builder:
         # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
         # each of its value-bearing sentences an update.
         updating = any(st.is_update(low[start:end]) for start, end in spans)
+        # What one message states at once is all true together ("Never refund above $280.
+        # My budget is $610."): an update replaces only what earlier messages said.
+        said_here: set[str] = set()
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]
             kind = st.classify(sentence, sentence_low)
@@ -278,7 +282,8 @@ class _Builder:
             if key in self.constraints or key in self.facts:
                 continue  # merged before: its update, too, is already applied
             if updating:
-                self._supersede(sentence, entry_id)
+                self._supersede(sentence, entry_id, said_here)
+            said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
             else:
@@ -290,7 +295,7 @@ class _Builder:
         if key not in self.facts and key not in self.constraints:
             self.facts[key] = fact
 
-    def _supersede(self, sentence: str, entry_id: str | None) -> None:
+    def _supersede(self, sentence: str, entry_id: str | None, said_here: set[str]) -> None:
         """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each class of
         value it states, the latest earlier statement of that class — preferring one about
         the same subject — and the values that statement held."""
@@ -322,7 +327,11 @@ class _Builder:
                     and any(same(c) for c, _ in st.value_classes(rule.text))
                 ):
                     candidates.append(("rule", key, rule.text))
-            candidates = [c for c in candidates if normalize_ws(sentence) not in c[1]]
+            candidates = [
+                c
+                for c in candidates
+                if c[1] not in said_here and normalize_ws(sentence) not in c[1]
+            ]
             if not candidates:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
@@ -334,7 +343,11 @@ class _Builder:
                 ]
                 if not about:
                     continue
-            store, key, old_text = (about or candidates)[-1]
+            # the statement most about the same subject; among equals, the latest
+            store, key, old_text = max(
+                enumerate(about or candidates),
+                key=lambda c: (len(words & _subject_words(c[1][2])), c[0]),
+            )[1]
             updated = {c for c, _ in new_values}
             old_classes = {c for c, _ in st.value_classes(old_text)}
             if old_classes <= updated or (
@@ -365,7 +378,7 @@ class _Builder:
         texts = [block_text(b) for b in blocks(message) if b.get("type") == "text"]
         text = "\n".join(t for t in texts if t)
         if text.strip():
-            self.said = text
+            self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
             words = prose(text)
             self._decisions(words, low if words is text else pat.lower_same(words), entry_id)
@@ -471,6 +484,7 @@ class _Builder:
                 goals=_last(self.folded_goals),
                 ok_calls_by_tool=tuple(self.tools.ok_by_tool.items()),
             ),
+            last_said=self.said,
         )
 
 

@@ -22,6 +22,8 @@ from synopsis.state._errors import is_aborted
 from synopsis.state._text import contains_value
 
 STATE_VERSION = 1
+LAST_SAID_CHARS = 1000
+"""How much of the assistant's latest words the state keeps for the next reply."""
 
 ToolStatus = Literal["ok", "error", "pending"]
 Source = Literal["user", "assistant", "tool", "summary"]
@@ -174,6 +176,10 @@ class WorkingState:
     failed_approaches: tuple[Decision, ...] = ()
     """What the assistant said did not work, and why, in its own words."""
     folded: Folded = field(default_factory=Folded)
+    last_said: str = ""
+    """The end of the assistant's latest words (at most :data:`LAST_SAID_CHARS`): what
+    the user's next short reply answers, so a reply right after a compaction is read as
+    it would have been without one."""
 
     # --- derived views ----------------------------------------------------------------
 
@@ -277,6 +283,7 @@ class WorkingState:
                 "goals": list(self.folded.goals),
                 "okCallsByTool": {name: n for name, n in self.folded.ok_calls_by_tool},
             },
+            **({"lastSaid": self.last_said} if self.last_said else {}),
         }
 
     @classmethod
@@ -307,10 +314,15 @@ class WorkingState:
                     if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 ),
             ),
+            last_said=_last_said(data.get("lastSaid")),
         )
 
 
 # --- JSON helpers -------------------------------------------------------------------------
+
+
+def _last_said(value: Any) -> str:
+    return value[-LAST_SAID_CHARS:] if isinstance(value, str) else ""
 
 
 def _drop_none(record: dict[str, Any]) -> dict[str, Any]:
