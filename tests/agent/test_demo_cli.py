@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import synopsis.agent
 from synopsis.agent.demo import DEMO_ENTRIES, DEMO_SEED
 from synopsis.agent.replay import recorded_turns
 from synopsis.summarizers.prompts import SYSTEM_PROMPT as SUMMARIZER_PROMPT
@@ -138,3 +140,42 @@ def test_bad_model_spec_and_orphan_base_url_are_one_line_errors(tmp_path: Path) 
     orphan = run_demo("--base-url", "http://127.0.0.1:9/v1", ok=False)
     assert orphan.returncode == 2
     assert "--base-url needs --model" in orphan.stderr
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_whole_offline_demo_keeps_every_planted_fact(tmp_path: Path, language: str) -> None:
+    """`make demo`'s promise, read from the file it wrote rather than from its report: after
+    every compaction of the whole replay, each fact the recording planted (the goal, the
+    rules, the ids, the agent's own commit) is still in what the model is sent next."""
+    out = tmp_path / f"demo-{language}.jsonl"
+    done = subprocess.run(
+        [SYNOPSIS, "demo", "--language", language, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    recording = Path(synopsis.agent.__file__).parent / "demo_data" / f"coding-{language}.jsonl.gz"
+    with gzip.open(recording, "rt", encoding="utf-8") as stream:
+        planted = json.loads(stream.readline())["demoFacts"]
+    entries = [json.loads(line) for line in lines[1:]]
+    compactions = [e for e in entries if e["type"] == "compaction"]
+    assert len(compactions) >= 3
+    last = compactions[-1]
+    position = entries.index(last)
+    first_kept = next(i for i, e in enumerate(entries) if e["id"] == last["firstKeptEntryId"])
+    # the context: the checkpoint, then the kept messages from firstKeptEntryId on
+    kept = json.dumps(
+        [e.get("message") for e in entries[first_kept:position]]
+        + [e.get("message") for e in entries[position + 1 :]],
+        ensure_ascii=False,
+    )
+    sent = last["summary"] + kept
+    missing = [
+        f["text"]
+        for f in planted
+        if f["text"] not in sent and json.dumps(f["text"], ensure_ascii=False)[1:-1] not in sent
+    ]
+    assert not missing, missing

@@ -471,15 +471,17 @@ def _context_items(
         if identifier.written == "tool":
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
-    stated = {one_line(f.text) for f in state.current_facts()} | {
-        one_line(r.outcome) for r in state.tool_calls if r.outcome and names_made(r.outcome)
+    # a fact line that states a value in the same words makes its own line needless —
+    # only when that line outlasts the value's under the size target (a Done line, a
+    # minor fact, goes first: the value would go with it)
+    stated = {
+        one_line(f.text): P_PINNED_VALUE if f.written == "typed" else P_MINOR_VALUE
+        for f in state.current_facts()
     }
     for identifier in state.identifiers:
         if identifier.superseded_by is not None:
             continue
         context = one_line(identifier.context)
-        if context in stated and contains_value(context, identifier.value):
-            continue  # the fact line above states it, in the same words
         line = identifier_line(identifier, stale)
         if identifier.slot in corrected_slots and identifier.source == "user":
             line += CORRECTED_NOTE
@@ -495,6 +497,8 @@ def _context_items(
             and listed.get((identifier.entry_id, identifier.kind), 0) >= _LISTING
         )
         priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
+        if stated.get(context, -1) >= priority and contains_value(context, identifier.value):
+            continue  # the fact line above states it, in the same words, and stays as long
         yield _Item(section, line, priority, order())
     if layout == "branch":
         return
