@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,7 +14,7 @@ from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
 from synopsis.session.entries import Entry
-from synopsis.session.jsonl import write_atomically
+from synopsis.session.jsonl import gc_paused, write_atomically
 from synopsis.token_counters import token_counter
 from synopsis.tokens import TokenCounter, current_context_tokens
 
@@ -66,24 +63,6 @@ def load(path: Path) -> FileSession:
     for skipped in session.skipped:
         warn(skipped.describe(path))
     return session
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Run the block with the cyclic garbage collector off.
-
-    A loaded session is millions of objects that live until the command ends; with the
-    collector on, each allocation-heavy step after loading has it walk them all again
-    (that tripled the time of ``tree`` on 100,000 entries). Cycles made meanwhile are
-    collected once the block ends.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _preview(entry: Entry, width: int = 72) -> str:
@@ -198,7 +177,7 @@ def tree(file: FileArg, show_all: AllOpt = False, as_json: JsonOpt = False) -> N
     and last entries and how many are left out; branch points, labels, checkpoints and
     the leaf are always shown. --all shows every entry.
     """
-    with collector_paused():
+    with gc_paused():  # the loaded session would be walked again by every collection
         _tree(file, show_all, as_json)
 
 
@@ -272,7 +251,7 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the model would see: the context at the leaf, with token estimates."""
-    with collector_paused():
+    with gc_paused():  # the loaded session would be walked again by every collection
         _context(file, leaf, counter, 0 if show_all else limit, as_json)
 
 
