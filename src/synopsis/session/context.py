@@ -515,6 +515,25 @@ def build_projection(
     return projection
 
 
+def model_and_level_after(
+    entry: Entry, model: ModelRef | None, thinking_level: str
+) -> tuple[ModelRef | None, str]:
+    """The model and thinking level in force after ``entry``: an assistant message names
+    the model that wrote it, a model or thinking-level change sets its own."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message")
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            return ModelRef(message.get("provider"), message.get("model")), thinking_level
+    elif kind == "thinking_level_change":
+        level = entry.get("thinkingLevel")
+        if isinstance(level, str):
+            return model, level
+    elif kind == "model_change":
+        return ModelRef(entry.get("provider"), entry.get("modelId")), thinking_level
+    return model, thinking_level
+
+
 def build_session_context(path: Sequence[Entry]) -> SessionContext:
     """The context for the model at the end of ``path`` (entries root → leaf)."""
     context = SessionContext()
@@ -522,16 +541,10 @@ def build_session_context(path: Sequence[Entry]) -> SessionContext:
     compaction_index = -1
     for index, entry in enumerate(path):
         kind = entry.get("type")
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "assistant":
-                context.model = ModelRef(message.get("provider"), message.get("model"))
-        elif kind == "thinking_level_change":
-            level = entry.get("thinkingLevel")
-            if isinstance(level, str):
-                context.thinking_level = level
-        elif kind == "model_change":
-            context.model = ModelRef(entry.get("provider"), entry.get("modelId"))
+        if kind in ("message", "thinking_level_change", "model_change"):
+            context.model, context.thinking_level = model_and_level_after(
+                entry, context.model, context.thinking_level
+            )
         elif kind == "context_edit":
             edits.append(index)
         elif kind == "compaction":

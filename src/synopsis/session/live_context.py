@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synopsis.messages import AgentMessage, role_of
-from synopsis.session.context import ModelRef, Projection, SessionContext, build_session_context
+from synopsis.session.context import (
+    Projection,
+    SessionContext,
+    build_session_context,
+    model_and_level_after,
+)
 from synopsis.session.entries import Entry
 from synopsis.system_messages import current_system_message
 from synopsis.tokens import ContextTokens, calculate_context_tokens, valid_usage
@@ -125,17 +130,9 @@ class LiveContext:
         first = len(projection.flat)
         if not projection.extend(entry):
             return False
-        kind = entry.get("type")
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "assistant":
-                self.model = ModelRef(message.get("provider"), message.get("model"))
-        elif kind == "thinking_level_change":
-            level = entry.get("thinkingLevel")
-            if isinstance(level, str):
-                self.thinking_level = level
-        elif kind == "model_change":
-            self.model = ModelRef(entry.get("provider"), entry.get("modelId"))
+        self.model, self.thinking_level = model_and_level_after(
+            entry, self.model, self.thinking_level
+        )
         added = projection.flat[first:]
         for tally in self._tallies.values():
             for offset, message in enumerate(added):
