@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from synopsis.state import WorkingState, extract_from_entries, extract_working_state
-from synopsis.state.render import is_pinned_identifier
+from synopsis.state.render import is_pinned_identifier, render_state
 from tests.state.builders import act, call, ids, result, say, user
 
 
@@ -287,6 +287,15 @@ def test_constraints_stating_a_replaced_value_are_not_current() -> None:
     state = extract_working_state(messages)
     assert [c.text for c in state.constraints] == ["Never spend more than $800 on the hotel."]
     assert state.current_constraints() == ()
+
+
+def test_a_rule_keeps_its_other_sentences_when_one_states_a_replaced_value() -> None:
+    rule = "Always write the tests first. The team is 9 people."
+    state = extract_working_state([user(rule), user("Actually make it 12 people.")])
+    assert state.superseded_values() == {"9 people": "12 people"}
+    assert [c.text for c in state.current_constraints()] == [rule]
+    shown = [line for line in render_state(state).split("\n") if "tests first" in line]
+    assert shown and all("9 people" not in line for line in shown)
 
 
 def test_a_rule_that_states_the_correction_stays_current() -> None:

@@ -97,6 +97,13 @@ def contains_value(text: str, value: str) -> bool:
     return find_value(text, value) >= 0
 
 
+def states_stale(text: str, stale: dict[str, str]) -> bool:
+    """Whether ``text`` states a replaced value without also stating its replacement."""
+    return any(
+        contains_value(text, old) and not contains_value(text, new) for old, new in stale.items()
+    )
+
+
 _OLD_MARK = re.compile(
     r"(?:[,;]?\s*\b(?:not|rather than|instead of|from|was|no longer|previously)\s+"
     r"(?:the\s+|around\s+|about\s+)?|[，,]?\s*(?:不是|而不是|原来是|从))$",

@@ -171,6 +171,7 @@ class _Builder:
         self.tools = ToolLedger(state)
         self.folded_decisions = dict.fromkeys(state.folded.decisions)
         self.folded_goals = dict.fromkeys(state.folded.goals)
+        self.replies = dict.fromkeys(state.folded.replies)
         self.failed = {d.text: d for d in state.failed_approaches}
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
@@ -209,7 +210,12 @@ class _Builder:
             return
         low = pat.lower_same(typed)
         request = self._goal(typed, entry_id)
-        for choice in _progress.user_choices(prose(typed), not request, self.said):
+        reply = not request
+        if reply:  # read once: merged again, it would follow other words of the assistant
+            key = digest(normalize_ws(typed))
+            reply = key not in self.replies
+            self.replies[key] = None
+        for choice in _progress.user_choices(prose(typed), reply, self.said):
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         self._statements(typed, low, entry_id)
@@ -356,9 +362,14 @@ class _Builder:
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
                 # with only the replaced value cut from it.
+                # A rule goes only when each of its sentences is about that value: "Always
+                # write tests first. The team is 9 people." keeps its first sentence.
                 if store == "fact":
                     self.facts[key] = replace(self.facts[key], superseded_by=marker)
-                else:
+                elif all(
+                    any(same(c) for c, _ in st.value_classes(old_text[start:end]))
+                    for start, end in sentences(old_text)
+                ):
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()
             for old_class, old_value in st.value_classes(old_text):
@@ -482,6 +493,7 @@ class _Builder:
                 tool_calls=_last(self.tools.folded),
                 decisions=_last(self.folded_decisions),
                 goals=_last(self.folded_goals),
+                replies=_last(self.replies),
                 ok_calls_by_tool=tuple(self.tools.ok_by_tool.items()),
             ),
             last_said=self.said,

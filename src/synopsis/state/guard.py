@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from synopsis.state._text import contains_value, normalize_ws, one_line
+from synopsis.state._text import contains_value, normalize_ws, one_line, states_stale
 from synopsis.state.model import WorkingState
 from synopsis.state.render import (
     FACT_LABEL,
@@ -28,7 +28,6 @@ from synopsis.state.render import (
     is_pinned_identifier,
     pinned_goals,
     stale_note,
-    states_stale,
 )
 from synopsis.state.sections import (
     CHECKPOINT_ORDER,

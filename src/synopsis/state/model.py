@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from synopsis.state._commands import resolution_key
 from synopsis.state._errors import is_aborted
-from synopsis.state._text import contains_value
+from synopsis.state._text import sentences, states_stale
 
 STATE_VERSION = 1
 LAST_SAID_CHARS = 1000
@@ -158,6 +158,9 @@ class Folded:
     goals: tuple[str, ...] = ()
     ok_calls_by_tool: tuple[tuple[str, int], ...] = ()
     """How many successful calls of each tool were folded away."""
+    replies: tuple[str, ...] = ()
+    """Digests of the short replies read: whether one is a choice depends on what the
+    assistant said before it, so a reply merged again is not read a second time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +202,11 @@ class WorkingState:
         return result
 
     def current_constraints(self) -> tuple[Constraint, ...]:
-        """Constraints that do not state a value the user later replaced.
+        """Constraints that still say something once the values the user replaced are cut.
 
+        A rule whose every sentence states an old value without its replacement is out of
+        date. One sentence that does not keeps the rule ("Never push to main. We'll be 9
+        people." stays after 9 became 12): the renderer cuts the old value, the rule stays.
         A rule that names both the old value and its replacement is the correction itself
         ("keep it under $500, not $800") and stays.
         """
@@ -208,14 +214,7 @@ class WorkingState:
         live = _without_contained(tuple(c for c in self.constraints if c.superseded_by is None))
         if not stale:
             return live
-        return tuple(
-            c
-            for c in live
-            if not any(
-                contains_value(c.text, old) and not contains_value(c.text, new)
-                for old, new in stale.items()
-            )
-        )
+        return tuple(c for c in live if not all(states_stale(s, stale) for s in _sentences(c.text)))
 
     def current_facts(self) -> tuple[Fact, ...]:
         return tuple(f for f in self.facts if f.superseded_by is None)
@@ -282,6 +281,7 @@ class WorkingState:
                 "decisions": list(self.folded.decisions),
                 "goals": list(self.folded.goals),
                 "okCallsByTool": {name: n for name, n in self.folded.ok_calls_by_tool},
+                **({"replies": list(self.folded.replies)} if self.folded.replies else {}),
             },
             **({"lastSaid": self.last_said} if self.last_said else {}),
         }
@@ -313,6 +313,7 @@ class WorkingState:
                     for k, v in (by_tool.items() if isinstance(by_tool, dict) else ())
                     if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 ),
+                replies=tuple(_strings(folded.get("replies"))),
             ),
             last_said=_last_said(data.get("lastSaid")),
         )
@@ -540,3 +541,7 @@ def _without_contained(constraints: tuple[Constraint, ...]) -> tuple[Constraint,
         )
         and flat[index] not in flat[:index]
     )
+
+
+def _sentences(text: str) -> list[str]:
+    return [text[start:end] for start, end in sentences(text)] or [text]

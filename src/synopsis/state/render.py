@@ -22,9 +22,24 @@ from typing import Literal
 from synopsis.state._commands import resolution_key
 from synopsis.state._errors import is_aborted
 from synopsis.state._progress import is_finished, is_stated_choice
-from synopsis.state._text import contains_value, cut_value, digest, normalize_ws, one_line, window
+from synopsis.state._text import (
+    contains_value,
+    cut_value,
+    digest,
+    normalize_ws,
+    one_line,
+    states_stale,
+    window,
+)
 from synopsis.state._tools import names_made
-from synopsis.state.model import STRONG_KINDS, Goal, Identifier, ToolCallRecord, WorkingState
+from synopsis.state.model import (
+    STRONG_KINDS,
+    Decision,
+    Goal,
+    Identifier,
+    ToolCallRecord,
+    WorkingState,
+)
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
     CORRECTED_NOTE,
@@ -154,13 +169,6 @@ def stale_note(text: str, stale: dict[str, str]) -> str:
     return text
 
 
-def states_stale(text: str, stale: dict[str, str]) -> bool:
-    """Whether ``text`` states a replaced value without also stating its replacement."""
-    return any(
-        contains_value(text, old) and not contains_value(text, new) for old, new in stale.items()
-    )
-
-
 def render_state(
     state: WorkingState,
     *,
@@ -253,12 +261,7 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
 
     yield from _progress_items(state, layout, order)
 
-    shown = [
-        d
-        for d in state.decisions
-        if not any(contains_value(d.text, v) for v in stale)
-        and (d.source == "user" or is_stated_choice(d.text))
-    ]
+    shown = _shown_decisions(state, stale)
     recent = {id(d) for d in shown[-_KEPT_DECISIONS:]}
     for decision in shown:
         if decision.source == "user":
@@ -436,6 +439,18 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
         yield line, P_KEPT if made else P_COMMANDS
 
 
+def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decision]:
+    """The decisions Key Decisions lists: the user's and the assistant's stated choices,
+    without those that state a value the user replaced. A fact one of them states in the
+    same words is not listed again — so this is the one place that says which are shown."""
+    return [
+        d
+        for d in state.decisions
+        if not any(contains_value(d.text, v) for v in stale)
+        and (d.source == "user" or is_stated_choice(d.text))
+    ]
+
+
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
     section = "suffix_context" if layout == "turn_prefix" else "next"
     lines: list[str] = [f"- {one_line(step)}" for step in state.next_steps]
@@ -455,7 +470,7 @@ def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
-    latest = state.decisions[-_KEPT_DECISIONS:]  # shown, and kept at the size target
+    latest = _shown_decisions(state, stale)[-_KEPT_DECISIONS:]  # kept at the size target
     chosen = [one_line(d.text) for d in latest if d.source == "user"]
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
