@@ -58,6 +58,8 @@ MAX_DECISIONS = 100
 MAX_GOALS = 40
 MAX_FOLDED = 5000
 """Digests of folded records kept for idempotent merging (older ones are forgotten)."""
+MAX_REPLIES = 1000
+"""User messages remembered as read (digests), so a merge again reads none twice."""
 MAX_NEXT_STEPS = 5
 
 _SLASH_COMMAND = re.compile(r"^/\S*$")
@@ -210,11 +212,10 @@ class _Builder:
             return
         low = pat.lower_same(typed)
         request = self._goal(typed, entry_id)
-        reply = not request
-        if reply:  # read once: merged again, it would follow other words of the assistant
-            key = digest(normalize_ws(typed))
-            reply = key not in self.replies
-            self.replies[key] = None
+        # a reply is read once: merged again, it would follow other words of the assistant
+        key = digest(normalize_ws(typed))
+        reply = not request and key not in self.replies
+        self.replies[key] = None
         for choice in _progress.user_choices(prose(typed), reply, self.said):
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
@@ -493,7 +494,7 @@ class _Builder:
                 tool_calls=_last(self.tools.folded),
                 decisions=_last(self.folded_decisions),
                 goals=_last(self.folded_goals),
-                replies=_last(self.replies),
+                replies=tuple(self.replies)[-MAX_REPLIES:],
                 ok_calls_by_tool=tuple(self.tools.ok_by_tool.items()),
             ),
             last_said=self.said,

@@ -159,8 +159,8 @@ class Folded:
     ok_calls_by_tool: tuple[tuple[str, int], ...] = ()
     """How many successful calls of each tool were folded away."""
     replies: tuple[str, ...] = ()
-    """Digests of the short replies read: whether one is a choice depends on what the
-    assistant said before it, so a reply merged again is not read a second time."""
+    """Digests of the user's messages read: whether a short one is a choice depends on
+    what the assistant said before it, so a reply merged again is not read twice."""
 
 
 @dataclass(frozen=True, slots=True)
