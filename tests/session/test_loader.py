@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from synopsis.errors import (
     DuplicateEntryIdError,
@@ -16,6 +18,8 @@ from synopsis.errors import (
     SynopsisError,
 )
 from synopsis.session import Session, open_session, parse_session, read_session_file
+from synopsis.session.entries import entry_problem
+from synopsis.session.jsonl import describe_parse_error, parse_line
 
 HEADER = {
     "type": "session",
@@ -273,3 +277,86 @@ def test_opening_and_reading_never_writes_the_file(tmp_path: Path, data: bytes) 
     session.tree()
     read_session_file(path, invalid_header="new-session")
     assert _snapshot(path) == before
+
+
+# --- the loader against a line-by-line reading --------------------------------------------
+
+_NESTED = b'{"type":"message","id":"deep","parentId":null,"x":' + b"[" * 300 + b"]" * 300 + b"}"
+_ODD_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-9, 9), st.text(max_size=3), st.just([]), st.just({})
+)
+
+
+@st.composite
+def _entry_like(draw: st.DrawFn) -> dict[str, Any]:
+    """An entry, or something close to one with a field of the wrong kind."""
+    value: dict[str, Any] = {
+        "type": draw(st.sampled_from(["message", "label", "custom", "session"])),
+        "id": draw(st.sampled_from(["a1", "b2", "c3"])),
+        "parentId": draw(st.sampled_from([None, "a1", "b2"])),
+        "message": {"role": "user", "content": "hi"},
+    }
+    for field in draw(st.lists(st.sampled_from(["type", "id", "parentId", "message"]))):
+        value[field] = draw(_ODD_VALUES)
+    if draw(st.booleans()) and isinstance(value.get("message"), dict):
+        value["message"] = {**value["message"], "role": draw(_ODD_VALUES)}
+    if draw(st.booleans()):
+        del value[draw(st.sampled_from(sorted(value)))]
+    return value
+
+
+_LINES = st.one_of(
+    _entry_like().map(orjson.dumps),
+    _ODD_VALUES.map(orjson.dumps),
+    st.sampled_from([b"", b"  \t", b"{not json", b'{"type":"message",', _NESTED, b"NaN"]),
+    st.binary(max_size=12),
+)
+
+
+def _line_by_line(data: bytes) -> tuple[list[Any], list[int], list[tuple[int, str, bool]]]:
+    """What a v3 file holds, read one line at a time with the documented single-line
+    rules (``parse_line``, ``entry_problem``): entries, their lines, and the skipped
+    lines (number, reason, is it JSON at all)."""
+    entries: list[Any] = []
+    lines: list[int] = []
+    skipped: list[tuple[int, str, bool]] = []
+    for number, raw in enumerate(data.split(b"\n")[1:], start=2):
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line.strip(b" \t\r\n\x0b\x0c"):
+            continue
+        try:
+            value = parse_line(line)
+        except ValueError as error:
+            torn = number == data.count(b"\n") + 1 and not data.endswith(b"\n")
+            skipped.append((number, describe_parse_error(error, torn=torn), False))
+            continue
+        problem = entry_problem(value, needs_id=True)
+        if problem is None:
+            entries.append(value)
+            lines.append(number)
+        else:
+            skipped.append((number, problem, True))
+    return entries, lines, skipped
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=12), st.booleans(), st.booleans())
+def test_the_loader_reads_what_a_line_by_line_reading_reads(
+    lines: list[bytes], crlf: bool, final_newline: bool
+) -> None:
+    end = b"\r\n" if crlf else b"\n"
+    data = end.join([orjson.dumps(HEADER), *lines]) + (end if final_newline else b"")
+    entries, numbers, skipped = _line_by_line(data)
+    loaded = parse_session(data)
+    assert loaded.entries == entries
+    assert loaded.entry_lines == numbers
+    assert [(s.line, s.reason) for s in loaded.skipped] == [(n, r) for n, r, _ in skipped]
+    # strict: the first line that is no JSON is the error, else the first that is no entry
+    if not skipped:
+        assert parse_session(data, strict=True).entries == entries
+        return
+    first = min(skipped, key=lambda s: (s[2], s[0]))
+    with pytest.raises(SessionFormatError) as raised:
+        parse_session(data, strict=True)
+    assert raised.value.line == first[0]
+    assert first[1] in str(raised.value)

@@ -201,21 +201,6 @@ def describe_parse_error(error: ValueError, *, torn: bool) -> str:
     return f"not valid JSON ({error})"
 
 
-def _iter_lines(data: bytes) -> Iterable[tuple[int, int, int]]:
-    """``(line number, start, stop)`` of every line, without its line end (LF or CRLF)."""
-    start = 0
-    number = 0
-    size = len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        if end == -1:
-            end = size
-        number += 1
-        stop = end - 1 if end > start and data[end - 1] == 0x0D else end
-        yield number, start, stop
-        start = end + 1
-
-
 def is_header(value: Any) -> bool:
     return (
         isinstance(value, dict)
@@ -293,21 +278,74 @@ def _parse_session(
                 line=1,
             )
         return LoadedSession(None, [], skipped, None, False, data, [], path)
-    for number, start, stop in _iter_lines(data):
-        if start == stop or (data[start] in _BLANK and not data[start:stop].strip()):
+    # One loop over the lines, with the common case inline: a hundred thousand lines make
+    # every function call and attribute lookup here count (see benchmarks/bench_pi.py).
+    find, count, view, loads = data.find, data.count, memoryview(data), orjson.loads
+    size = len(data)
+    start = number = 0
+    strict_problem: SkippedLine | None = None
+    # Entries are checked as they are read once the header says no migration is due
+    # (migration rewrites v1 and v2 entries before they can be checked).
+    checked = False
+    while start < size:
+        end = find(b"\n", start)
+        if end == -1:
+            end = size
+        number += 1
+        line_start = start
+        stop = end - 1 if end > start and data[end - 1] == 0x0D else end
+        start = end + 1
+        if line_start == stop or (data[line_start] in _BLANK and not data[line_start:stop].strip()):
             continue
-        try:
-            value = parse_line(data, start, stop)
-        except ValueError as error:
-            reason = describe_parse_error(error, torn=is_torn_line(data, stop))
-            if strict:
-                raise SessionFormatError(reason, path=path, line=number) from None
-            skipped.append(SkippedLine(number, reason))
+        value: Any = _UNPARSED
+        if stop - line_start <= _LARGE_LINE:
+            with contextlib.suppress(orjson.JSONDecodeError):
+                value = loads(view[line_start:stop])
+            if (
+                value is not _UNPARSED
+                and (type(value) is dict or type(value) is list)
+                and count(b"{", line_start, stop) + count(b"[", line_start, stop) > MAX_NESTING
+                and _value_too_deep(value)
+            ):
+                value = _UNPARSED  # parse_line says why
+        if value is _UNPARSED:
+            try:
+                value = parse_line(data, line_start, stop)
+            except ValueError as error:
+                reason = describe_parse_error(error, torn=is_torn_line(data, stop))
+                if strict:
+                    raise SessionFormatError(reason, path=path, line=number) from None
+                skipped.append(SkippedLine(number, reason))
+                continue
+        if checked:
+            if type(value) is dict:
+                kind = value.get("type")
+                parent = value.get("parentId")
+                message = value.get("message") if kind == "message" else value
+                if (
+                    type(kind) is str
+                    and type(value.get("id")) is str
+                    and (parent is None or type(parent) is str)
+                    and type(message) is dict
+                    and (kind != "message" or type(message.get("role")) is str)
+                ):
+                    entries.append(value)
+                    entry_lines.append(number)
+                    continue
+            problem = entry_problem(value, needs_id=True)
+            if problem is None:
+                entries.append(value)
+                entry_lines.append(number)
+                continue
+            if strict:  # raised after the loop: a line that is no JSON at all comes first
+                strict_problem = strict_problem or SkippedLine(number, problem)
+            skipped.append(SkippedLine(number, problem))
             continue
         if header is None and not header_line:
             header_line = number
             if is_header(value):
                 header = value
+                checked = not _needs_migration(_version_of(value))
                 continue
             if invalid_header == "error":
                 raise SessionFormatError(
@@ -321,15 +359,51 @@ def _parse_session(
         entries.append(value)
         entry_lines.append(number)
 
+    if strict_problem is not None:
+        raise SessionFormatError(strict_problem.reason, path=path, line=strict_problem.line)
     if header is None:
         return LoadedSession(None, [], skipped, None, False, data, [], path)
 
-    version = header.get("version")
-    version_before = version if isinstance(version, int) and not isinstance(version, bool) else None
-    migrated = (version_before or 1) < CURRENT_VERSION
+    version_before = _version_of(header)
+    migrated = _needs_migration(version_before)
     if migrated:
         migrate_entries(header, entries, version_before or 1, new_id=new_id)
+        entries, entry_lines = _checked(entries, entry_lines, skipped, strict, path)
+    skipped.sort(key=lambda s: s.line)
+    return LoadedSession(
+        header,  # type: ignore[arg-type]
+        entries,
+        skipped,
+        version_before,
+        migrated,
+        data,
+        entry_lines,
+        path,
+    )
 
+
+_UNPARSED: Any = object()
+"""Marks a line the inline fast path of :func:`_parse_session` left to :func:`parse_line`."""
+
+
+def _version_of(header: dict[str, Any]) -> int | None:
+    """The header's version (``None`` when absent or not an integer, as in version 1)."""
+    version = header.get("version")
+    return version if isinstance(version, int) and not isinstance(version, bool) else None
+
+
+def _needs_migration(version: int | None) -> bool:
+    return (version or 1) < CURRENT_VERSION
+
+
+def _checked(
+    entries: list[Entry],
+    entry_lines: list[int],
+    skipped: list[SkippedLine],
+    strict: bool,
+    path: str | None,
+) -> tuple[list[Entry], list[int]]:
+    """The entries (and their lines) that can be entries; the others go to ``skipped``."""
     kept: list[Entry] = []
     kept_lines: list[int] = []
     for entry, number in zip(entries, entry_lines, strict=True):
@@ -341,17 +415,7 @@ def _parse_session(
             continue
         kept.append(entry)
         kept_lines.append(number)
-    skipped.sort(key=lambda s: s.line)
-    return LoadedSession(
-        header,  # type: ignore[arg-type]
-        kept,
-        skipped,
-        version_before,
-        migrated,
-        data,
-        kept_lines,
-        path,
-    )
+    return kept, kept_lines
 
 
 def read_session_file(

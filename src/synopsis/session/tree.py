@@ -118,13 +118,17 @@ class Session:
     ) -> None:
         self.header: SessionHeader = header if header is not None else new_header()
         self.entries: list[Entry] = list(entries)
-        self._by_id: dict[str, Entry] = {}
-        for position, entry in enumerate(self.entries):
-            entry_id = entry["id"]
-            if duplicates == "error" and entry_id in self._by_id:
-                line = entry_lines[position] if entry_lines is not None else None
-                raise DuplicateEntryIdError(entry_id, path=source_path, line=line)
-            self._by_id[entry_id] = entry
+        # Later entries replace earlier ones with the same id ("last-wins"); with "error"
+        # the first repeated id is looked for only when there is one.
+        self._by_id: dict[str, Entry] = {entry["id"]: entry for entry in self.entries}
+        if duplicates == "error" and len(self._by_id) != len(self.entries):
+            seen: set[str] = set()
+            for position, entry in enumerate(self.entries):
+                entry_id = entry["id"]
+                if entry_id in seen:
+                    line = entry_lines[position] if entry_lines is not None else None
+                    raise DuplicateEntryIdError(entry_id, path=source_path, line=line)
+                seen.add(entry_id)
         if self.entries:
             find_parent_cycle(self.entries, self._by_id, self.entries[-1])
         self.leaf_id: str | None = self.entries[-1]["id"] if self.entries else None
