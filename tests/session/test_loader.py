@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from synopsis.errors import (
     DuplicateEntryIdError,
     ParentCycleError,
+    SessionChangedError,
     SessionFormatError,
     SynopsisError,
 )
 from synopsis.session import Session, open_session, parse_session, read_session_file
+from synopsis.session import jsonl as jsonl_module
 from synopsis.session.entries import entry_problem
 from synopsis.session.jsonl import describe_parse_error, parse_line
 
@@ -360,3 +362,98 @@ def test_the_loader_reads_what_a_line_by_line_reading_reads(
         parse_session(data, strict=True)
     assert raised.value.line == first[0]
     assert first[1] in str(raised.value)
+
+
+# --- large files, read piece by piece -------------------------------------------------------
+
+
+@pytest.fixture
+def in_small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file counts as large, and is read a few bytes at a time."""
+    monkeypatch.setattr(jsonl_module, "_STREAM_BYTES", 0)
+    monkeypatch.setattr(jsonl_module, "_PIECE_BYTES", 7)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_LINES, max_size=10),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([3, 3, 2, 1]),
+    st.booleans(),
+)
+def test_a_file_read_in_pieces_loads_as_its_bytes_do(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[bytes],
+    crlf: bool,
+    final_newline: bool,
+    version: int,
+    strict: bool,
+) -> None:
+    end = b"\r\n" if crlf else b"\n"
+    head = orjson.dumps({**HEADER, "version": version})
+    data = end.join([head, *lines]) + (end if final_newline else b"")
+    path = tmp_path_factory.mktemp("pieces") / "session.jsonl"
+    path.write_bytes(data)
+    expected: Any
+    try:
+        expected = parse_session(data, path=str(path), strict=strict)
+    except SessionFormatError as error:
+        expected = str(error)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonl_module, "_STREAM_BYTES", 0)
+        patch.setattr(jsonl_module, "_PIECE_BYTES", 7)
+        try:
+            loaded: Any = read_session_file(path, strict=strict)
+        except SessionFormatError as error:
+            loaded = str(error)
+    if isinstance(expected, str):
+        assert loaded == expected
+        return
+    assert (loaded.header, loaded.entries, loaded.entry_lines) == (
+        expected.header,
+        expected.entries,
+        expected.entry_lines,
+    )
+    assert (loaded.skipped, loaded.version_before, loaded.migrated) == (
+        expected.skipped,
+        expected.version_before,
+        expected.migrated,
+    )
+    assert loaded.ends_with_newline == expected.ends_with_newline
+    assert loaded.source_bytes() == data
+    assert loaded.on_disk is not None or loaded.source == data
+
+
+@pytest.mark.usefixtures("in_small_pieces")
+def test_a_session_read_in_pieces_saves_and_appends_as_one_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    data = jsonl(HEADER, entry("a1", None), entry("b2", "a1")) + b'{"torn": '
+    path.write_bytes(data)
+    session = open_session(path, durable=False)
+    assert session.to_bytes() == data  # the bytes loaded, read back from the file
+    session.append_message({"role": "user", "content": "and then?"})
+    reloaded = open_session(path, durable=False)
+    assert [e["id"] for e in reloaded.entries] == ["a1", "b2", session.leaf_id]
+    assert reloaded.to_bytes() == path.read_bytes()
+
+
+@pytest.mark.usefixtures("in_small_pieces")
+@pytest.mark.parametrize("change", ["truncate", "replace", "rewrite"])
+def test_saving_a_session_read_in_pieces_refuses_a_file_that_changed(
+    tmp_path: Path, change: str
+) -> None:
+    path = tmp_path / "session.jsonl"
+    data = jsonl(HEADER, entry("a1", None), entry("b2", "a1"))
+    path.write_bytes(data)
+    session = open_session(path, durable=False)
+    if change == "truncate":
+        path.write_bytes(data[:-10])
+    elif change == "replace":  # the same bytes in another file
+        (tmp_path / "other.jsonl").write_bytes(data)
+        os.replace(tmp_path / "other.jsonl", path)
+    else:
+        path.write_bytes(data.replace(b"beef", b"cafe"))
+    with pytest.raises(SessionChangedError):
+        session.save(tmp_path / "copy.jsonl")
+    assert not (tmp_path / "copy.jsonl").exists()

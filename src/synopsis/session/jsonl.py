@@ -24,12 +24,12 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 import orjson
 
 from synopsis._js import js_stringify
-from synopsis.errors import SessionFormatError
+from synopsis.errors import SessionChangedError, SessionFormatError
 from synopsis.session.entries import CURRENT_VERSION, Entry, SessionHeader, entry_problem
 from synopsis.session.migration import migrate_entries
 
@@ -51,6 +51,54 @@ class SkippedLine:
         return f"{where}: skipped: {self.reason}"
 
 
+@dataclass(frozen=True, slots=True)
+class SourceOnDisk:
+    """Where the bytes of a large session file are, when they were not kept in memory.
+
+    A large file is read piece by piece (its bytes would cost as much memory again as its
+    entries); saving it unchanged reads them back. They are the bytes loaded if the file
+    is still the one loaded (same device and inode), not shorter, and starts the same —
+    the checks an append makes (see :class:`synopsis.session.store.SessionWriter`):
+    session files only grow.
+    """
+
+    path: str
+    file_key: tuple[int, int]
+    """``(st_dev, st_ino)`` of the file read."""
+    size: int
+    """Bytes read."""
+    head: bytes
+    """The bytes up to the end of the header line."""
+    complete_end: int
+    """The offset after the last newline read (the end of the last complete line)."""
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return self.complete_end == self.size
+
+    def read(self) -> bytes:
+        """The bytes loaded, read again (a :class:`SessionChangedError` if they are gone)."""
+        try:
+            with open(self.path, "rb") as handle:
+                status = os.fstat(handle.fileno())
+                data = handle.read(self.size) if status.st_size >= self.size else b""
+        except OSError as error:
+            raise SessionChangedError(
+                f"cannot read the session file again: {error.strerror}", path=self.path
+            ) from None
+        if (
+            (status.st_dev, status.st_ino) != self.file_key
+            or len(data) != self.size
+            or not data.startswith(self.head)
+        ):
+            raise SessionChangedError(
+                "the session file was replaced, truncated or rewritten since it was opened, "
+                "so the bytes loaded are gone; nothing was written. Open it again",
+                path=self.path,
+            )
+        return data
+
+
 @dataclass(slots=True)
 class LoadedSession:
     """What a session file holds, after in-memory migration to the current version."""
@@ -63,14 +111,32 @@ class LoadedSession:
     """The header's version as found in the file (``None`` when absent, as in version 1)."""
     migrated: bool = False
     source: bytes = b""
-    """The bytes read, kept so that saving an unchanged session reproduces them exactly."""
+    """The bytes read, kept so that saving an unchanged session reproduces them exactly
+    (empty when they stayed on disk: see :attr:`on_disk`)."""
     entry_lines: list[int] = field(default_factory=list)
     """The 1-based line number of each entry, for error messages."""
     path: str | None = None
+    on_disk: SourceOnDisk | None = None
+    """For a large current-version file read piece by piece: where its bytes are."""
 
     @property
     def ends_with_newline(self) -> bool:
+        if self.on_disk is not None:
+            return self.on_disk.ends_with_newline
         return not self.source or self.source.endswith(b"\n")
+
+    @property
+    def source_size(self) -> int:
+        return self.on_disk.size if self.on_disk is not None else len(self.source)
+
+    @property
+    def head(self) -> bytes:
+        """The bytes read up to the end of the header line at least."""
+        return self.on_disk.head if self.on_disk is not None else self.source
+
+    def source_bytes(self) -> bytes:
+        """The bytes read (read again from the file when they were not kept)."""
+        return self.on_disk.read() if self.on_disk is not None else self.source
 
 
 MAX_NESTING = 254
@@ -98,12 +164,12 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _brackets(data: bytes, start: int, stop: int) -> int:
+def _brackets(data: bytes | bytearray, start: int, stop: int) -> int:
     """Opening brackets in ``data[start:stop]``: a free upper bound of the nesting depth."""
     return data.count(b"[", start, stop) + data.count(b"{", start, stop)
 
 
-def _text_too_deep(data: bytes, start: int, stop: int) -> bool:
+def _text_too_deep(data: bytes | bytearray, start: int, stop: int) -> bool:
     """Does the JSON text ``data[start:stop]`` open more than :data:`MAX_NESTING` levels?"""
     if _brackets(data, start, stop) <= MAX_NESTING:
         return False
@@ -139,7 +205,7 @@ about the text (decoded) plus the result, so a huge tool output does not cost gi
 """
 
 
-def _parse_like_javascript(data: bytes, start: int, stop: int) -> Any:
+def _parse_like_javascript(data: bytes | bytearray, start: int, stop: int) -> Any:
     """``JSON.parse`` semantics with the standard library: see :func:`parse_line`."""
     # Python's json module recurses once per level: measure the depth first.
     if _text_too_deep(data, start, stop):
@@ -151,7 +217,7 @@ def _parse_like_javascript(data: bytes, start: int, stop: int) -> Any:
         raise NestingTooDeepError from None
 
 
-def parse_line(data: bytes, start: int = 0, stop: int | None = None) -> Any:
+def parse_line(data: bytes | bytearray, start: int = 0, stop: int | None = None) -> Any:
     """Parse ``data[start:stop]`` as JavaScript's ``JSON.parse`` would, or raise ``ValueError``.
 
     orjson handles almost every line. The standard library covers what JavaScript accepts
@@ -183,7 +249,7 @@ def parse_line(data: bytes, start: int = 0, stop: int | None = None) -> Any:
     return value
 
 
-def is_torn_line(data: bytes, stop: int) -> bool:
+def is_torn_line(data: bytes | bytearray, stop: int) -> bool:
     """Is the line ending at ``stop`` the last one of a file that does not end in a newline?
 
     Every writer ends its line with a newline in the same ``write``, so such a line is one
@@ -254,132 +320,176 @@ def parse_session(
     """
     # Parsing builds millions of acyclic objects: nothing for the collector to find.
     with gc_paused(promote=len(data) >= _PROMOTE_BYTES):
-        return _parse_session(data, path, strict, invalid_header, new_id)
-
-
-def _parse_session(
-    data: bytes,
-    path: str | None,
-    strict: bool,
-    invalid_header: InvalidHeaderPolicy,
-    new_id: Callable[[], str] | None,
-) -> LoadedSession:
-    skipped: list[SkippedLine] = []
-    header: dict[str, Any] | None = None
-    entries: list[Entry] = []
-    entry_lines: list[int] = []
-    header_line = 0
-    if data.startswith(_BOM):
-        if invalid_header == "error":
-            raise SessionFormatError(
-                "the file starts with a byte order mark (BOM) before its session header; "
-                "Pi does not read it as a session (`synopsis doctor FILE --repair` removes it)",
-                path=path,
-                line=1,
-            )
-        return LoadedSession(None, [], skipped, None, False, data, [], path)
-    # One loop over the lines, with the common case inline: a hundred thousand lines make
-    # every function call and attribute lookup here count (see benchmarks/bench_pi.py).
-    find, count, view, loads = data.find, data.count, memoryview(data), orjson.loads
-    size = len(data)
-    start = number = 0
-    strict_problem: SkippedLine | None = None
-    # Entries are checked as they are read once the header says no migration is due
-    # (migration rewrites v1 and v2 entries before they can be checked).
-    checked = False
-    while start < size:
-        end = find(b"\n", start)
-        if end == -1:
-            end = size
-        number += 1
-        line_start = start
-        stop = end - 1 if end > start and data[end - 1] == 0x0D else end
-        start = end + 1
-        if line_start == stop or (data[line_start] in _BLANK and not data[line_start:stop].strip()):
-            continue
-        value: Any = _UNPARSED
-        if stop - line_start <= _LARGE_LINE:
-            with contextlib.suppress(orjson.JSONDecodeError):
-                value = loads(view[line_start:stop])
-            if (
-                value is not _UNPARSED
-                and (type(value) is dict or type(value) is list)
-                and count(b"{", line_start, stop) + count(b"[", line_start, stop) > MAX_NESTING
-                and _value_too_deep(value)
-            ):
-                value = _UNPARSED  # parse_line says why
-        if value is _UNPARSED:
-            try:
-                value = parse_line(data, line_start, stop)
-            except ValueError as error:
-                reason = describe_parse_error(error, torn=is_torn_line(data, stop))
-                if strict:
-                    raise SessionFormatError(reason, path=path, line=number) from None
-                skipped.append(SkippedLine(number, reason))
-                continue
-        if checked:
-            if type(value) is dict:
-                kind = value.get("type")
-                parent = value.get("parentId")
-                message = value.get("message") if kind == "message" else value
-                if (
-                    type(kind) is str
-                    and type(value.get("id")) is str
-                    and (parent is None or type(parent) is str)
-                    and type(message) is dict
-                    and (kind != "message" or type(message.get("role")) is str)
-                ):
-                    entries.append(value)
-                    entry_lines.append(number)
-                    continue
-            problem = entry_problem(value, needs_id=True)
-            if problem is None:
-                entries.append(value)
-                entry_lines.append(number)
-                continue
-            if strict:  # raised after the loop: a line that is no JSON at all comes first
-                strict_problem = strict_problem or SkippedLine(number, problem)
-            skipped.append(SkippedLine(number, problem))
-            continue
-        if header is None and not header_line:
-            header_line = number
-            if is_header(value):
-                header = value
-                checked = not _needs_migration(_version_of(value))
-                continue
+        if data.startswith(_BOM):
             if invalid_header == "error":
                 raise SessionFormatError(
-                    "the first line is not a session header "
-                    '(expected {"type":"session","id":...}); refusing to treat the file '
-                    "as a session",
+                    "the file starts with a byte order mark (BOM) before its session "
+                    "header; Pi does not read it as a session "
+                    "(`synopsis doctor FILE --repair` removes it)",
                     path=path,
-                    line=number,
+                    line=1,
                 )
-            return LoadedSession(None, [], skipped, None, False, data, [], path)
-        entries.append(value)
-        entry_lines.append(number)
+            return LoadedSession(None, [], [], None, False, data, [], path)
+        reader = _LineReader(path, strict, invalid_header)
+        reader.feed(data, final=True)
+        return reader.finish(data, new_id)
 
-    if strict_problem is not None:
-        raise SessionFormatError(strict_problem.reason, path=path, line=strict_problem.line)
-    if header is None:
-        return LoadedSession(None, [], skipped, None, False, data, [], path)
 
-    version_before = _version_of(header)
-    migrated = _needs_migration(version_before)
-    if migrated:
-        migrate_entries(header, entries, version_before or 1, new_id=new_id)
-        entries, entry_lines = _checked(entries, entry_lines, skipped, strict, path)
-    skipped.sort(key=lambda s: s.line)
-    return LoadedSession(
-        header,  # type: ignore[arg-type]
-        entries,
-        skipped,
-        version_before,
-        migrated,
-        data,
-        entry_lines,
-        path,
-    )
+class _LineReader:
+    """Reads the lines of a session file, given in one piece or in consecutive pieces.
+
+    One loop over the lines with the common case inline: a hundred thousand lines make
+    every function call and attribute lookup here count (see benchmarks/bench_pi.py).
+    Rare lines (not JSON for orjson, huge, with many brackets) go through
+    :func:`parse_line`, odd entries through :func:`entry_problem`.
+    """
+
+    def __init__(self, path: str | None, strict: bool, invalid_header: InvalidHeaderPolicy):
+        self.path = path
+        self.strict = strict
+        self.invalid_header = invalid_header
+        self.skipped: list[SkippedLine] = []
+        self.header: dict[str, Any] | None = None
+        self.entries: list[Entry] = []
+        self.entry_lines: list[int] = []
+        self.number = 0
+        """Lines read so far."""
+        self.header_line = 0
+        self.header_end = 0
+        """Offset, in the data fed when the header was read, after its line."""
+        self.no_session = False
+        """The first JSON line was no header (with ``invalid_header="new-session"``)."""
+        self.checked = False
+        """Are entries checked as they are read? Once the header says no migration is
+        due (migration rewrites v1 and v2 entries before they can be checked)."""
+        self.strict_problem: SkippedLine | None = None
+        """In strict mode, the first line that is no entry: raised at the end, unless a
+        line that is no JSON at all comes first."""
+
+    def feed(self, data: bytes | bytearray, start: int = 0, *, final: bool) -> int:
+        """Read the lines of ``data`` from ``start`` (all of them when ``final``, else those
+        that end in a newline); the offset where the unread rest starts."""
+        find, count, view, loads = data.find, data.count, memoryview(data), orjson.loads
+        entries, entry_lines, skipped = self.entries, self.entry_lines, self.skipped
+        size = len(data)
+        number = self.number
+        try:
+            while start < size and not self.no_session:
+                end = find(b"\n", start)
+                if end == -1:
+                    if not final:
+                        break
+                    end = size
+                number += 1
+                line_start = start
+                stop = end - 1 if end > start and data[end - 1] == 0x0D else end
+                start = end + 1
+                if line_start == stop or (
+                    data[line_start] in _BLANK and not data[line_start:stop].strip()
+                ):
+                    continue
+                value: Any = _UNPARSED
+                if stop - line_start <= _LARGE_LINE:
+                    with contextlib.suppress(orjson.JSONDecodeError):
+                        value = loads(view[line_start:stop])
+                    if (
+                        value is not _UNPARSED
+                        and (type(value) is dict or type(value) is list)
+                        and count(b"{", line_start, stop) + count(b"[", line_start, stop)
+                        > MAX_NESTING
+                        and _value_too_deep(value)
+                    ):
+                        value = _UNPARSED  # parse_line says why
+                if value is _UNPARSED:
+                    try:
+                        value = parse_line(data, line_start, stop)
+                    except ValueError as error:
+                        reason = describe_parse_error(
+                            error, torn=final and is_torn_line(data, stop)
+                        )
+                        if self.strict:
+                            raise SessionFormatError(reason, path=self.path, line=number) from None
+                        skipped.append(SkippedLine(number, reason))
+                        continue
+                if self.checked:
+                    if type(value) is dict:
+                        kind = value.get("type")
+                        parent = value.get("parentId")
+                        message = value.get("message") if kind == "message" else value
+                        if (
+                            type(kind) is str
+                            and type(value.get("id")) is str
+                            and (parent is None or type(parent) is str)
+                            and type(message) is dict
+                            and (kind != "message" or type(message.get("role")) is str)
+                        ):
+                            entries.append(value)
+                            entry_lines.append(number)
+                            continue
+                    self._check(value, number)
+                elif self.header is None and not self.header_line:
+                    self._first(value, number)
+                    self.header_end = start
+                else:
+                    entries.append(value)
+                    entry_lines.append(number)
+        finally:
+            self.number = number
+        return min(start, size)
+
+    def _check(self, value: Any, number: int) -> None:
+        problem = entry_problem(value, needs_id=True)
+        if problem is None:
+            self.entries.append(value)
+            self.entry_lines.append(number)
+            return
+        if self.strict:
+            self.strict_problem = self.strict_problem or SkippedLine(number, problem)
+        self.skipped.append(SkippedLine(number, problem))
+
+    def _first(self, value: Any, number: int) -> None:
+        """The first JSON line: the header, else the file is no session."""
+        self.header_line = number
+        if is_header(value):
+            self.header = value
+            self.checked = not _needs_migration(_version_of(value))
+            return
+        if self.invalid_header == "error":
+            raise SessionFormatError(
+                "the first line is not a session header "
+                '(expected {"type":"session","id":...}); refusing to treat the file '
+                "as a session",
+                path=self.path,
+                line=number,
+            )
+        self.no_session = True
+
+    def finish(self, source: bytes, new_id: Callable[[], str] | None) -> LoadedSession:
+        """What was read; ``source``: the bytes kept for saving (see :class:`LoadedSession`)."""
+        path = self.path
+        if self.strict_problem is not None:
+            problem = self.strict_problem
+            raise SessionFormatError(problem.reason, path=path, line=problem.line)
+        header = self.header
+        if header is None or self.no_session:
+            return LoadedSession(None, [], self.skipped, None, False, source, [], path)
+        entries, entry_lines = self.entries, self.entry_lines
+        version_before = _version_of(header)
+        migrated = _needs_migration(version_before)
+        if migrated:
+            migrate_entries(header, entries, version_before or 1, new_id=new_id)
+            entries, entry_lines = _checked(entries, entry_lines, self.skipped, self.strict, path)
+        self.skipped.sort(key=lambda s: s.line)
+        return LoadedSession(
+            header,  # type: ignore[arg-type]
+            entries,
+            self.skipped,
+            version_before,
+            migrated,
+            source,
+            entry_lines,
+            path,
+        )
 
 
 _UNPARSED: Any = object()
@@ -425,24 +535,102 @@ def read_session_file(
     invalid_header: InvalidHeaderPolicy = "error",
     new_id: Callable[[], str] | None = None,
 ) -> LoadedSession:
-    """Read and parse a session file. The file is opened read-only and never modified."""
+    """Read and parse a session file. The file is opened read-only and never modified.
+
+    A current-version file of :data:`_STREAM_BYTES` or more is read and parsed piece by
+    piece and its bytes are not kept (:class:`SourceOnDisk`): holding them would raise
+    the peak memory by their size again.
+    """
     name = os.fspath(path)
+    with _opened_for_reading(name) as handle:
+        status = os.fstat(handle.fileno())
+        if status.st_size >= _STREAM_BYTES:
+            loaded = _read_in_pieces(handle, status, name, strict, invalid_header, new_id)
+            if loaded is not None:
+                return loaded
+            handle.seek(0)
+        data = _read_all(handle, name)
     return parse_session(
-        read_file_bytes(name),
-        path=name,
-        strict=strict,
-        invalid_header=invalid_header,
-        new_id=new_id,
+        data, path=name, strict=strict, invalid_header=invalid_header, new_id=new_id
     )
 
 
-def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a regular file, opened read-only; problems are a :class:`SessionFormatError`.
+_STREAM_BYTES = 16 * 1024 * 1024
+"""Files at least this large are read piece by piece (see :func:`read_session_file`)."""
+
+_PIECE_BYTES = 8 * 1024 * 1024
+
+
+def _read_in_pieces(
+    handle: BinaryIO,
+    status: os.stat_result,
+    name: str,
+    strict: bool,
+    invalid_header: InvalidHeaderPolicy,
+    new_id: Callable[[], str] | None,
+) -> LoadedSession | None:
+    """A large file read piece by piece, or ``None`` when it must be read whole: its first
+    JSON line is not a current-version header (a BOM, no header, a file to migrate all
+    keep their bytes, as :func:`parse_session` does)."""
+    reader = _LineReader(name, strict, invalid_header)
+    # The unread rest, growing by pieces until it holds a newline: a long line is never
+    # copied piece by piece, and the front of a bytearray is cut in place. Until the
+    # header is read, nothing is cut (the header's bytes are kept, see SourceOnDisk).
+    pending = bytearray()
+    read = size = 0
+    head: bytes | None = None
+    with gc_paused(promote=True):
+        while piece := _read_piece(handle, name):
+            size += len(piece)
+            pending += piece
+            if b"\n" not in piece:
+                continue
+            del piece
+            if head is not None:
+                del pending[: reader.feed(pending, final=False)]
+                continue
+            if pending.startswith(_BOM):
+                return None
+            read = reader.feed(pending, read, final=False)
+            if not reader.header_line:
+                continue
+            if reader.header is None or not reader.checked:
+                return None
+            head = bytes(pending[: reader.header_end])
+            del pending[:read]
+        if head is None:
+            return None
+        reader.feed(pending, final=True)
+        on_disk = SourceOnDisk(
+            name, (status.st_dev, status.st_ino), size, head, size - len(pending)
+        )
+        del pending
+        loaded = reader.finish(b"", new_id)
+    loaded.on_disk = on_disk
+    return loaded
+
+
+def _read_piece(handle: BinaryIO, name: str) -> bytes:
+    try:
+        return handle.read(_PIECE_BYTES)
+    except OSError as error:
+        raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
+
+
+def _read_all(handle: BinaryIO, name: str) -> bytes:
+    try:
+        return handle.read()
+    except OSError as error:
+        raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
+
+
+@contextlib.contextmanager
+def _opened_for_reading(name: str) -> Iterator[BinaryIO]:
+    """A regular file opened read-only; problems are a :class:`SessionFormatError`.
 
     Only regular files are read: a FIFO would block forever and a device such as
     ``/dev/zero`` never ends (``O_NONBLOCK`` keeps the open itself from blocking).
     """
-    name = os.fspath(path)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -450,17 +638,25 @@ def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
     except OSError as error:
         raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
     try:
-        mode = os.fstat(fd).st_mode
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError as error:
+            raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
         if stat.S_ISDIR(mode):
             raise SessionFormatError("is a directory, not a session file", path=name)
         if not stat.S_ISREG(mode):
             raise SessionFormatError("is not a regular file", path=name)
         with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read()
-    except OSError as error:
-        raise SessionFormatError(f"cannot read: {error.strerror}", path=name) from None
+            yield handle
     finally:
         os.close(fd)
+
+
+def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file, opened read-only; problems are a :class:`SessionFormatError`."""
+    name = os.fspath(path)
+    with _opened_for_reading(name) as handle:
+        return _read_all(handle, name)
 
 
 def dump_line(value: Any) -> bytes:

@@ -396,12 +396,15 @@ class FileSession(Session):
         self._loaded = loaded
         self._loaded_count = len(self.entries)
         source = loaded.source if loaded is not None else b""
+        on_disk = loaded.on_disk if loaded is not None else None
+        known_end = _end_of_complete_lines(source) if on_disk is None else on_disk.complete_end
+        head = loaded.head if loaded is not None else b""
         writer = SessionWriter(
             path,
             durable=durable,
-            known_end=_end_of_complete_lines(source),
+            known_end=known_end,
             known_file=file_key,
-            known_header=_header_prefix(source) if self.header_valid else None,
+            known_header=_header_prefix(head) if self.header_valid else None,
             is_local=self.__contains__,
             may_lack_header=not self.header_valid,
             adopt_new_file=on_stale == "fork",
@@ -472,7 +475,7 @@ class FileSession(Session):
     @property
     def source_bytes(self) -> bytes:
         """The bytes the session was loaded from (empty for a new file)."""
-        return self._loaded.source if self._loaded is not None else b""
+        return self._loaded.source_bytes() if self._loaded is not None else b""
 
     def to_bytes(self) -> bytes:
         """The whole session as file bytes.
@@ -484,10 +487,11 @@ class FileSession(Session):
         if loaded is None or loaded.migrated or loaded.header is None:
             return render_session(self.header, self.entries)
         appended = b"".join(dump_line(e) for e in self.entries[self._loaded_count :])
+        source = loaded.source_bytes()
         if not appended:
-            return loaded.source
+            return source
         separator = b"" if loaded.ends_with_newline else b"\n"
-        return loaded.source + separator + appended
+        return source + separator + appended
 
     def save(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
         """Write the whole session to ``path`` atomically (see :meth:`to_bytes`)."""
