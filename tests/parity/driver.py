@@ -157,20 +157,39 @@ def _serialized(messages: Sequence[Any]) -> str:
     return serialize_conversation(convert_to_llm(messages, PI_WRAPPING))
 
 
+_MEASURED_CHARS = 1 << 20
+"""Parts are measured and hashed in runs of about this many characters (fewer calls)."""
+
+
 def _measure_serialized(messages: Sequence[Any]) -> tuple[int, int, str]:
-    """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, built one part at a time."""
+    """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, built a run of parts at a
+    time (lengths and encodings add up: a separator stands between any two parts)."""
     digest = hashlib.sha256()
     length = size = 0
-    separator = PART_SEPARATOR.encode()
-    for index, part in enumerate(iter_serialized_parts(convert_to_llm(messages, PI_WRAPPING))):
-        encoded = to_utf8(part)
-        if index:
-            digest.update(separator)
-            length += len(PART_SEPARATOR)
-            size += len(separator)
+    run: list[str] = []
+    chars = 0
+    first = True
+
+    def measure() -> None:
+        nonlocal length, size, first
+        text = PART_SEPARATOR.join(run)
+        if not first:
+            text = PART_SEPARATOR + text
+        encoded = to_utf8(text)
         digest.update(encoded)
-        length += utf16_len(part)
+        length += utf16_len(text)
         size += len(encoded)
+        first = False
+        run.clear()
+
+    for part in iter_serialized_parts(convert_to_llm(messages, PI_WRAPPING)):
+        run.append(part)
+        chars += len(part)
+        if chars >= _MEASURED_CHARS:
+            measure()
+            chars = 0
+    if run:
+        measure()
     return length, size, digest.hexdigest()
 
 
