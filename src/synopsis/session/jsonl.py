@@ -9,7 +9,9 @@ the file it reads; migration of old formats happens in memory.
 
 Writing keeps the user's bytes: a session that was loaded and not migrated is saved as
 the exact bytes it was read from, followed by the lines appended since, so unknown
-fields, unknown entry types and the spelling of every number survive.
+fields, unknown entry types and the spelling of every number survive. A large file
+(16 MiB or more) is read piece by piece and its bytes are read again from the file to
+save it (:class:`SourceOnDisk`), so that its bytes do not double the memory it takes.
 """
 
 from __future__ import annotations
@@ -124,10 +126,6 @@ class LoadedSession:
         if self.on_disk is not None:
             return self.on_disk.ends_with_newline
         return not self.source or self.source.endswith(b"\n")
-
-    @property
-    def source_size(self) -> int:
-        return self.on_disk.size if self.on_disk is not None else len(self.source)
 
     @property
     def head(self) -> bytes:
