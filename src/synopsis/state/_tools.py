@@ -29,6 +29,7 @@ from synopsis.state._commands import (
     file_effects,
 )
 from synopsis.state._errors import first_error_line, reported_failure
+from synopsis.state._history import Rewrite, command_rewrite, commit_of
 from synopsis.state._text import cap, digest, sha256
 from synopsis.state.model import FileRecord, ToolCallRecord, ToolStatus, WorkingState
 
@@ -136,7 +137,8 @@ class ToolLedger:
             if isinstance(value, str)
         ]
 
-    def result(self, message: dict[str, Any], entry_id: str | None) -> None:
+    def result(self, message: dict[str, Any], entry_id: str | None) -> ToolCallRecord | None:
+        """Record a tool result; returns the call it completed (None if merged before)."""
         raw_id = message.get("toolCallId")
         name = message.get("toolName")
         name = canonical_tool(name) if isinstance(name, str) else ""
@@ -144,10 +146,10 @@ class ToolLedger:
         record = self.calls.get(call_id)
         if record is None:
             if digest(call_id) in self.folded:
-                return
+                return None
             record = ToolCallRecord(call_id, name, "", called=False)
         elif record.status != "pending":
-            return  # this result was merged before
+            return None  # this result was merged before
         text = text_of(message)
         record = _judged(record, message.get("isError") is True, text, self._command(record))
         record = replace(record, result_entry_id=entry_id)
@@ -155,6 +157,17 @@ class ToolLedger:
             self._effects(record, text)
         self.calls[call_id] = record
         self._nested(message.get("nestedCalls"), call_id)
+        return record
+
+    def rewrite_of(self, record: ToolCallRecord) -> Rewrite | None:
+        """The git history rewrite a successful call made, if any."""
+        command = self._command(record) if record.status == "ok" else None
+        return command_rewrite(command) if command is not None else None
+
+    def commits(self) -> list[str]:
+        """The ids of the commits the calls made, oldest first."""
+        made = (commit_of(r.outcome) for r in self.calls.values() if r.outcome)
+        return [commit for commit in made if commit is not None]
 
     def _command(self, record: ToolCallRecord) -> str | None:
         if record.call_id in self.commands:

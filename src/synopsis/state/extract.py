@@ -21,8 +21,8 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
+from synopsis.state import _history, _progress
 from synopsis.state import _patterns as pat
-from synopsis.state import _progress
 from synopsis.state import statements as st
 from synopsis.state._text import (
     MAX_SENTENCE,
@@ -44,6 +44,7 @@ from synopsis.state.model import (
     Goal,
     WorkingState,
 )
+from synopsis.state.rules import any_match
 from synopsis.state.secrets import redact_value
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -185,12 +186,16 @@ class _Builder:
         elif role == "assistant":
             self._assistant(message, entry_id)
         elif role == "toolResult":
-            self.tools.result(message, entry_id)
+            record = self.tools.result(message, entry_id)
             self.values.reported(text_of(message, "\n"), entry_id)
+            if record is not None:
+                self._history(self.tools.rewrite_of(record), record.outcome)
         elif role == "bashExecution":
             command = self.tools.shell(message, entry_id)
             if command:
                 self.values.values(command[:2000], entry_id, "user", STRONG_KINDS)
+                if message.get("exitCode") in (0, None) and message.get("cancelled") is not True:
+                    self._history(_history.command_rewrite(command), None)
         elif role in ("branchSummary", "compactionSummary"):
             summary = message.get("summary")
             if isinstance(summary, str):
@@ -221,6 +226,10 @@ class _Builder:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         self._statements(typed, low, entry_id)
         self.values.user_values(typed, low, entry_id)
+        if any_match("rewrite", low):
+            self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
+        elif any_match("undo", low):
+            self._history(_history.Rewrite("last", "a reset the user made", count=1), None)
         verbatim = st.verbatim_message(typed)
         if verbatim is not None:
             self._add_fact(Fact(verbatim, entry_id, classes=()))
@@ -383,6 +392,24 @@ class _Builder:
                 for identifier in list(self.values.identifiers.values()):
                     if identifier.kind == "date" and st.date_key(identifier.value) in old_days:
                         self.values.retire(identifier.value, new_value)
+
+    # --- git history -------------------------------------------------------------------------
+
+    def _history(self, rewrite: _history.Rewrite | None, outcome: str | None) -> None:
+        """Commits a history rewrite undid are no longer current; an amend's are replaced
+        by the commit it made (see :mod:`synopsis.state._history`)."""
+        current = [
+            sha
+            for sha in self.tools.commits()
+            if (known := self.values.identifiers.get(sha)) is None or known.superseded_by is None
+        ]
+        made = _history.commit_of(outcome) if outcome else None
+        if made is not None:
+            current = [sha for sha in current if sha != made]
+        if rewrite is not None:
+            replaced_by = made if made is not None else f"(undone by {rewrite.reason})"
+            for sha in _history.undone(rewrite, current):
+                self.values.retire(sha, replaced_by)
 
     # --- the assistant ------------------------------------------------------------------------
 

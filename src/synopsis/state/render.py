@@ -325,7 +325,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     if folded:
         counts = ", ".join(f"{name} ×{n}" for name, n in state.folded.ok_calls_by_tool)
         yield _Item(done, f"- {folded} earlier successful tool calls ({counts})", P_DONE, order())
-    for line, priority in _done_groups(state.tool_calls):
+    for line, priority in _done_groups(state.tool_calls, state.superseded_values()):
         yield _Item(done, line, priority, order())
 
     current = _open_request(state)
@@ -393,9 +393,12 @@ def _result(record: ToolCallRecord) -> str:
     return f"ok ({record.outcome})" if record.outcome else "ok"
 
 
-def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
+def _done_groups(
+    calls: Iterable[ToolCallRecord], stale: dict[str, str]
+) -> Iterable[tuple[str, int]]:
     """Done, grouped by artifact: files edited per directory, commands per program, other
-    tools per name, each with its count and latest outcome — not one line per call."""
+    tools per name, each with its count and latest outcome — not one line per call. An
+    earlier outcome that names a replaced value (a commit a reset undid) is left out."""
     edits: dict[str, dict[str, int]] = {}
     reads: list[str] = []
     groups: dict[tuple[str, ...], list[ToolCallRecord]] = {}
@@ -431,7 +434,13 @@ def _done_groups(calls: Iterable[ToolCallRecord]) -> Iterable[tuple[str, int]]:
         if last.status == "ok" and len(ok) < len(records):
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
-        notes = [r.outcome for r in ok[:-1] if r.outcome and r.outcome != last.outcome]
+        notes = [
+            r.outcome
+            for r in ok[:-1]
+            if r.outcome
+            and r.outcome != last.outcome
+            and not any(contains_value(r.outcome, old) for old in stale)
+        ]
         made = any(r.outcome and names_made(r.outcome) for r in ok)
         if notes:
             line += "; earlier: " + "; ".join(dict.fromkeys(notes[-(4 if made else 2) :]))

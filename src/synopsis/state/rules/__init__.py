@@ -15,7 +15,9 @@ Stages:
 * ``specific`` — a word that makes a declarative sentence a fact worth keeping
   verbatim (a place, a version, a named environment …);
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
-* ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变").
+* ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变");
+* ``undo`` — the user undid the last commit themselves ("I've reset the previous commit");
+* ``rewrite`` — the user rewrote the history, every earlier commit id changed ("I rebased").
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-Stage = Literal["harness", "rule", "specific", "update", "keep"]
+Stage = Literal["harness", "rule", "specific", "update", "keep", "undo", "rewrite"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,4 +191,23 @@ RULES: tuple[Rule, ...] = (
         matches=("Return stays the 28th.", "Same venue."),
         misses=("We changed it.",),
     ),
+    # --- the user rewrote the git history themselves -----------------------------------------
+    Rule(
+        "undid-last-commit",
+        "undo",
+        r"\bi(?:'ve|’ve| have)? (?:just |already )?(?:reset|undid|undone|rolled back|dropped|"
+        r"amended|uncommitted)\b[^.!?\n]{0,30}\bcommit\b|\bi (?:just )?did a (?:git )?reset\b",
+        matches=("I've reset the previous commit.", "Oops, I reset the commit back to the previous",
+                 "I just rolled back your last commit"),
+        misses=("Please reset the counter before the commit.", "I reverted the commit.",
+                "Can you reset the last commit?"),
+    ),
+    Rule(
+        "rewrote-history",
+        "rewrite",
+        r"\bi(?:'ve|’ve| have)? (?:just |already )?(?:rebased|squashed|rewrote|rewritten|"
+        r"force[- ]pushed a rewritten)\b",
+        matches=("I rebased onto main, so the ids changed.", "I've squashed them into one."),
+        misses=("Please rebase onto main.", "Should I squash?"),
+    ),
 )  # fmt: skip

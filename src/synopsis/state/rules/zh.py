@@ -83,4 +83,21 @@ RULES: tuple[Rule, ...] = (
         matches=("返程时间不变。",),
         misses=("变化很大。",),
     ),
+    Rule(
+        "undid-last-commit-zh",
+        "undo",
+        r"我(?:已经|刚才?|刚刚)?\s*把?\s*(?:上一个|上次|刚才的|最后一个|那个)?\s*(?:提交|commit)\s*给?\s*"
+        r"(?:回退|撤销|撤回|重置|reset)\s*了|我(?:已经|刚才?|刚刚)?\s*(?:回退|撤销|撤回|重置|reset)\s*了\s*"
+        r"(?:上一个|上次|刚才的|最后一个|那个)?\s*(?:提交|commit)",
+        matches=("我已经把上一个提交撤销了，重新来。", "我刚 reset 了那个 commit"),
+        misses=("请撤销上一个提交。", "提交之前先回退配置。"),
+    ),
+    Rule(
+        "rewrote-history-zh",
+        "rewrite",
+        r"我(?:已经|刚才?|刚刚)?\s*(?:rebase|变基|squash|压缩)\s*了|"
+        r"我(?:已经|刚才?|刚刚)?\s*把?\s*(?:提交|commit|历史)\s*都?\s*(?:rebase|变基|squash|压缩)\s*了",
+        matches=("我刚 rebase 了一下，提交号都变了。", "我把提交都压缩了"),
+        misses=("要不要 rebase？", "请把提交压缩一下。"),
+    ),
 )  # fmt: skip
