@@ -15,7 +15,7 @@ through many compactions, changes nothing; and extracting a conversation in two 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -282,6 +282,7 @@ class _Builder:
         # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
         # each of its value-bearing sentences an update.
         updating = any(st.is_update(low[start:end]) for start, end in spans)
+        message_words = _subject_words(text) if updating else set()
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
@@ -298,7 +299,7 @@ class _Builder:
             if key in self.constraints or key in self.facts:
                 continue  # merged before: its update, too, is already applied
             if updating:
-                self._supersede(sentence, entry_id, said_here)
+                self._supersede(sentence, entry_id, said_here, message_words)
             said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
@@ -311,10 +312,20 @@ class _Builder:
         if key not in self.facts and key not in self.constraints:
             self.facts[key] = fact
 
-    def _supersede(self, sentence: str, entry_id: str | None, said_here: set[str]) -> None:
-        """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each class of
-        value it states, the latest earlier statement of that class — preferring one about
-        the same subject — and the values that statement held."""
+    def _supersede(
+        self,
+        sentence: str,
+        entry_id: str | None,
+        said_here: set[str],
+        message_words: frozenset[str] | set[str] = frozenset(),
+    ) -> None:
+        """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each slot of
+        value it states, the latest earlier statement of that slot — preferring one about
+        the same subject — and the values that statement held.
+
+        Among statements equally about the subject, a fact (what holds now) goes before a
+        standing rule; a value the update states again ("also a Sunday", "still one hour")
+        is not replaced."""
         if st.keeps_value(pat.lower_same(sentence)):
             return
         new_values = st.value_classes(sentence)
@@ -325,13 +336,15 @@ class _Builder:
         named_old = st.replaced_numbers(sentence)
         marker = entry_id or "a later statement"
         words = _subject_words(sentence)
-        for value_class, new_value in dict(reversed(new_values)).items():
+        restated = {v for _, v in new_values}
+        updated = {c for c, _ in new_values}
+        for slot, new_value in dict(reversed(new_values)).items():
             candidates: list[tuple[str, str, str]] = []  # (store, key, text)
 
-            def same(old_class: str, value_class: str = value_class) -> bool:
-                if value_class == "number":
+            def same(old_class: str, slot: str = slot) -> bool:
+                if slot == "number":
                     return old_class.startswith(st.NUMERIC_CLASSES)
-                return old_class == value_class
+                return old_class == slot
 
             for key, fact in self.facts.items():
                 if fact.superseded_by is None and any(same(c) for c in fact.classes):
@@ -346,12 +359,14 @@ class _Builder:
             candidates = [
                 c
                 for c in candidates
-                if c[1] not in said_here and normalize_ws(sentence) not in c[1]
+                if c[1] not in said_here
+                and normalize_ws(sentence) not in c[1]
+                and not _restates(c[2], same, restated)
             ]
             if not candidates:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
-            if value_class == "number":  # a bare number needs its subject, or the old value
+            if slot == "number":  # a bare number needs its subject, or the old value
                 about = [
                     c
                     for c in candidates
@@ -359,16 +374,17 @@ class _Builder:
                 ]
                 if not about:
                     continue
-            # the statement most about the same subject; among equals, the latest
+            # the statement most about the same subject: of the update's sentence, else of
+            # its message ("Hannah says the cut happened … Target 2.15."); among equals a
+            # fact (what holds now) before a standing rule, then the latest
+            pool = about or candidates
+            context: frozenset[str] | set[str] = frozenset() if about else message_words
+
             store, key, old_text = max(
-                enumerate(about or candidates),
-                key=lambda c: (len(words & _subject_words(c[1][2])), c[0]),
+                enumerate(pool), key=lambda c: _rank(c[0], c[1], words, context)
             )[1]
-            updated = {c for c, _ in new_values}
-            old_classes = {c for c, _ in st.value_classes(old_text)}
-            if old_classes <= updated or (
-                value_class == "number" and all(same(c) for c in old_classes)
-            ):
+            old_slots = {c for c, _ in st.value_classes(old_text)}
+            if old_slots <= updated or (slot == "number" and all(same(c) for c in old_slots)):
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
                 # with only the replaced value cut from it.
@@ -383,7 +399,7 @@ class _Builder:
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()
             for old_class, old_value in st.value_classes(old_text):
-                if same(old_class) and old_value != new_value:
+                if same(old_class) and old_value != new_value and old_value not in restated:
                     self.values.retire(old_value, new_value)
                     day = st.date_key(old_value) if old_class == "date" else None
                     if day is not None and day != st.date_key(new_value):
@@ -528,17 +544,43 @@ class _Builder:
         )
 
 
-_WORD = re.compile(r"[a-z]{4,}|[\u4e00-\u9fff]{2}")
+_WORD = re.compile(r"[a-z]{4,}|(?=([\u4e00-\u9fff]{2}))")
+"""Latin words, and every CJK character pair (overlapping: "只保留" and "改成保留" share
+"保留" wherever their pairs start)."""
 _COMMON = frozenset(
     {"that", "this", "with", "from", "have", "will", "just", "please", "also", "they", "them",
      "then", "there", "what", "when", "about", "after", "before", "into", "your", "make",
-     "change", "changed", "moved", "instead", "actually", "update", "now", "still"}
+     "change", "changed", "moved", "instead", "actually", "update", "now", "still",
+     # times of day are part of a value, not what a sentence is about
+     "morning", "afternoon", "evening", "night", "today", "tomorrow", "上午", "下午", "晚上",
+     "中午", "早上", "今天", "明天", "那天", "时间"}
 )  # fmt: skip
+
+
+_WHEN: frozenset[str] = frozenset()
+
+
+def _rank(
+    index: int, candidate: tuple[str, str, str], words: set[str], context: Collection[str]
+) -> tuple[int, int, bool, int]:
+    """How well an earlier statement matches an update's subject (higher is better)."""
+    subject = _subject_words(candidate[2])
+    return len(words & subject), len(subject.intersection(context)), candidate[0] == "fact", index
+
+
+def _restates(text: str, same: Callable[[str], bool], restated: set[str]) -> bool:
+    """Whether an update states again every value ``text`` holds in the slot: nothing of
+    it changes ("still one hour")."""
+    values = [v for c, v in st.value_classes(text) if same(c)]
+    return bool(values) and all(v in restated for v in values)
 
 
 def _subject_words(text: str) -> set[str]:
     """Content words (and CJK pairs) of a sentence: what it is about, roughly."""
-    return {w for w in _WORD.findall(pat.lower_same(text)) if w not in _COMMON}
+    low = pat.lower_same(text)
+    found = (m.group(1) or m.group() for m in _WORD.finditer(low))
+    # a Latin word by its first five letters: "starts" and "start", "moving" and "moved"
+    return {w if w[0] > "\u2fff" else w[:5] for w in found if w and w not in _COMMON}
 
 
 def _rule_at(sentence_low: str) -> int:

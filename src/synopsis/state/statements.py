@@ -207,6 +207,8 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
 
 # --- values and their classes --------------------------------------------------------------
 
+_BRANCH = r"[`'\"][\w./-]+[`'\"]|[a-z0-9][\w.-]*[/_-][\w./-]*[a-z0-9]|[a-z][\w.-]*\d[\w.]*"
+"""A branch name as written: quoted, or with a separator or a digit (not a plain word)."""
 _PEOPLE = r"people|persons?|guests|adults|children|kids|pax|个人|人|位"
 _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -259,6 +261,23 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"yuan|rmb|元|块)(?![a-z])"
         ),
     ),
+    (  # a bare number its price word names ("单价按 121.6 报", "the rate is 95")
+        "amount",
+        re.compile(
+            r"(?:单价|价格|价钱|报价|总价|房价|票价|\b(?:unit )?price|\bcost|\bfee|\brate|\bfare)"
+            r"\s*(?:按|为|是|改成|改为|调到|降到|涨到|is|of|at|to|=|:|：)?\s*(?:now\s+)?"
+            r"(?P<v>\d+(?:\.\d+)?)(?!\d|\.\d|[%:/-]|\s*(?:%|percent|个点|折))"
+        ),
+    ),
+    (  # a branch: a name shaped like one next to the word, or a conventional name where
+        # a PR or merge is ("release/1.8 分支", "branch `hotfix-22`", "rebase onto main")
+        "branch",
+        re.compile(
+            rf"(?:\bbranch|分支)\s*[:：]?\s*(?P<v>{_BRANCH})|(?P<v2>{_BRANCH})\s*(?:branch\b|分支)|"
+            r"(?:(?:\b(?:pr|merge|rebase|checkout|push|base|target|onto|into|at)\b|挂|合)"
+            r"[^\n。.!?]{0,12}?)\b(?P<v3>main|master|develop|dev|trunk)\b"
+        ),
+    ),
     ("version", re.compile(r"\b(?:v?\d+\.\d+(?:\.\d+)*)\b|[a-z]+:\d+(?:\.\d+)+")),
     (
         "address",
@@ -284,10 +303,11 @@ def value_classes(sentence: str) -> list[tuple[str, str]]:
                 continue
             taken.append((match.start(), match.end()))
             group = next(
-                (g for g in ("v", "v2") if g in pattern.groupindex and match.group(g)), None
+                (g for g in ("v", "v2", "v3") if g in pattern.groupindex and match.group(g)),
+                None,
             )
             start, end = match.span(group) if group else match.span()
-            found.append((start, name, sentence[start:end].strip()))
+            found.append((start, name, sentence[start:end].strip().strip("`'\"")))
     for match in _UNIT_COUNT.finditer(low):  # "8 consumers", "7 座": the unit is the slot
         unit = match.group("unit")
         if unit.isascii() and unit.endswith("s") and not unit.endswith("ss"):
