@@ -60,7 +60,7 @@ P_OLD_FINISHED = 1
 P_PRIOR_NEXT = 1
 P_READ_FILE = 1
 P_PRIOR_CONTEXT = 2
-P_MINOR_VALUE = 2
+P_MINOR_VALUE = 4
 P_COMMANDS = 3
 P_RESOLVED = 4
 P_APPROACH = 5
@@ -203,11 +203,12 @@ def render_state(
         items.insert(0, _Item(_FOCUS_SECTION[layout], line, NEVER, -2_000_000))
     if target_chars is not None:  # the soft size: detail goes, pinned facts stay
         items = _fit(items, target_chars, layout, words, keep_from=P_PINNED_VALUE)
+    bare = max_tokens is not None and len(_layout_text(items, layout)) > max_tokens * 4
     if max_tokens is not None:  # the hard cap: everything but the rules may go
-        items = _fit(items, max_tokens * 4, layout, words)
+        items = _fit(items, max_tokens * 4, layout, words, terse=True)
     if words:
         items.sort(key=lambda item: 0 if _matches(item, words) else 1)  # stable
-    return _layout_text(items, layout)
+    return _layout_text(items, layout, bare=bare)
 
 
 _FOCUS_SECTION: dict[Layout, str] = {
@@ -679,10 +680,23 @@ def _fit(
     layout: Layout,
     focus: frozenset[str],
     keep_from: int = NEVER,
+    *,
+    terse: bool = False,
 ) -> list[_Item]:
     """``items`` without the least important ones until the text fits ``max_chars``;
-    items of priority ``keep_from`` or more are never dropped."""
+    items of priority ``keep_from`` or more are never dropped.
+
+    Before anything goes, what is said twice is said once (a line whose words another
+    line of at least its priority already holds); with ``terse`` (a hard cap) lines also
+    lose what the state keeps anyway — a rule's entry id, the sentence quoted after a
+    value — so the cap holds more facts before it must drop one."""
     total = len(_layout_text(items, layout))
+    if total <= max_chars:
+        return items
+    items = _said_once(items)
+    if terse:
+        items = [replace(item, text=_terse_line(item.text)) for item in items]
+    total = len(_layout_text(items, layout, bare=terse))
     if total <= max_chars:
         return items
 
@@ -703,8 +717,50 @@ def _fit(
             dropped.add(index)
             total -= len(items[index].text) + 1
         kept = [item for index, item in enumerate(items) if index not in dropped]
-        total = len(_layout_text(kept, layout))
+        total = len(_layout_text(kept, layout, bare=terse))
     return [item for index, item in enumerate(items) if index not in dropped]
+
+
+_LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
+_TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
+_ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
+_MIN_SAID_ONCE = 12
+
+
+def _core(text: str) -> str:
+    """What a line says, without its bullet, label, quotes, entry id or a cut-off tail."""
+    core = _TAIL.sub("", _LABEL.sub("", text.strip()), count=1)
+    return normalize_ws(core)
+
+
+def _said_once(items: list[_Item]) -> list[_Item]:
+    """``items`` without the lines whose words another line of at least their priority
+    holds ("Working on: “…”" under a goal of the same words, a fact its rule states)."""
+    cores = [_core(item.text) for item in items]
+    dropped: set[int] = set()
+    for index, item in enumerate(items):
+        core = cores[index]
+        if len(core) < _MIN_SAID_ONCE or not item.text.lstrip().startswith("- "):
+            continue
+        for other, holder in enumerate(items):
+            if (
+                other != index
+                and other not in dropped
+                and holder.priority >= item.priority
+                and core in cores[other]
+                and (core != cores[other] or other < index)
+            ):
+                dropped.add(index)
+                break
+    return [item for index, item in enumerate(items) if index not in dropped]
+
+
+def _terse_line(text: str) -> str:
+    """A line without what the state keeps anyway: a rule's entry id, a value's quote."""
+    return _QUOTED.sub("", _ENTRY_SUFFIX.sub("", text))
+
+
+_QUOTED = re.compile(r" — “[^”\n]*”$")
 
 
 _LAYOUTS: dict[Layout, tuple[str, ...]] = {
@@ -731,7 +787,9 @@ _REMAP: dict[Layout, dict[str, str]] = {
 """Where an item of a section the layout lacks goes (merged prior items), so none is lost."""
 
 
-def _layout_text(items: list[_Item], layout: Layout) -> str:
+def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> str:
+    """The checkpoint text of ``items``; ``bare`` (over a hard cap) leaves out the
+    headings of empty sections rather than saying "(none)" under each."""
     remap = _REMAP[layout]
     by_section: dict[str, list[str]] = {}
     for item in items:
@@ -739,10 +797,14 @@ def _layout_text(items: list[_Item], layout: Layout) -> str:
         by_section.setdefault(remap.get(item.section, item.section), []).append(one_line(item.text))
     parts: list[str] = []
     for section in _LAYOUTS[layout]:
+        subsections = ("done", "in_progress", "blocked", "failed")
+        inner = subsections if section == "progress" else (section,)
+        if bare and not any(by_section.get(part) for part in inner):
+            continue
         parts.append(f"## {SECTION_TITLES[section]}")
         if section == "progress":
-            for part in ("done", "in_progress", "blocked", "failed"):
-                if part == "failed" and not by_section.get(part):
+            for part in subsections:
+                if (part == "failed" or bare) and not by_section.get(part):
                     continue  # no failed approach: no heading either
                 parts.append(f"### {SECTION_TITLES[part]}")
                 parts.append("\n".join(by_section.get(part, ())) or "- (none)")

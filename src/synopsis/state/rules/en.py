@@ -151,11 +151,14 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "moved-to",
         "update",
-        r"\b(?:moved?|pushed|shifted|rescheduled|bumped|changed?|switch(?:ed)?|upgraded|"
+        r"\b(?:moved|pushed|shifted|rescheduled|bumped|changed?|switch(?:ed)?|upgraded|"
         r"downgraded|relax(?:ed)?|raised?|lowered?|extended|postponed|delayed|reduced?|"
-        r"increased?|updated?) (?:\w+ ){0,3}(?:to|into|until|till|on|by)\b",
-        matches=("They moved it to the 14th.", "Let's relax the bar to 75."),
-        misses=("Moving parts are fragile.",),
+        r"increased?|updated?) (?:\w+ ){0,3}(?:to|into|until|till|on|by)\b|"
+        # "move the review to Friday" moves a value; "move to Glacier after 90 days" is a step
+        r"\bmove (?:\w+ ){1,3}(?:to|into|until|till|on|by)\b",
+        matches=("They moved it to the 14th.", "Let's relax the bar to 75.",
+                 "Move the review to Friday."),
+        misses=("Moving parts are fragile.", "Raw logs: move to Glacier after 90 days."),
     ),
     Rule(
         "plan-changed",
