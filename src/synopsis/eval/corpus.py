@@ -310,20 +310,24 @@ def _records(state: WorkingState, kind: str) -> list[tuple[str, str]]:
     if kind == "goal":
         return [(g.text, "user") for g in state.goals]
     if kind == "decision":
-        return [(d.text, "assistant") for d in state.decisions]
+        return [(d.text, d.source) for d in state.decisions]
     if kind == "failure":
         return [(f"{t.name} {t.target} {t.error or ''}", "tool") for t in state.tool_calls]
     values: list[tuple[str, str]] = [
         (f"{i.value} {i.context}", i.source) for i in state.identifiers
     ]
+    # the user's statements with their values, kept verbatim, are facts too
+    statements = [(f.text, f.source) for f in state.current_facts()]
     if kind == "fact":
-        return values
-    # "state": where the work stands, from tool events, plans and requests.
-    calls = [(f"{t.name} {t.target}", "tool") for t in state.tool_calls]
+        return values + statements
+    # "state": where the work stands, from tool events, plans, requests and what the
+    # assistant reported when a request's work ended.
+    calls = [(f"{t.name} {t.target} {t.outcome or ''}", "tool") for t in state.tool_calls]
     steps = [(s, "assistant") for s in state.next_steps]
     decisions = [(d.text, "assistant") for d in state.decisions]
     goals = [(g.text, "user") for g in state.goals]
-    return values + calls + steps + decisions + goals
+    outcomes = [(g.outcome, "assistant") for g in state.goals if g.outcome]
+    return values + statements + calls + steps + decisions + goals + outcomes
 
 
 def _source_matches(truth_source: str, record_source: str) -> bool:
