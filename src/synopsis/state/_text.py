@@ -126,8 +126,11 @@ def cut_value(text: str, value: str) -> str:
 
 # --- sentences ------------------------------------------------------------------------------
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n")
-_INLINE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
+_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "vs.", "e.g.", "i.e.")
+_NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in _ABBREVIATIONS)
+"""A title or an abbreviation ends no sentence: "with Dr. Amara Osei" is one statement."""
+_SENTENCE_BREAK = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+|(?<=[。！？；;])|\n")
+_INLINE_BREAK = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+|(?<=[。！？；;])")
 _LEADING_BULLET = re.compile(r"^(?:[-*+•>]|\d{1,3}[.)])\s+")
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 MAX_CONTEXT = 200

@@ -62,6 +62,14 @@ MAX_FOLDED = 5000
 MAX_REPLIES = 1000
 """User messages remembered as read (digests), so a merge again reads none twice."""
 MAX_NEXT_STEPS = 5
+MAX_FINDINGS = 12
+"""The assistant's reports of tool results kept as reference facts (the latest ones)."""
+MAX_FINDINGS_PER_REPLY = 2
+MIN_FINDING_CHARS = 16
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|might|could|would|i think|i guess|i suspect|let me|i'll|"
+    r"i will|let's)\b|也许|可能|大概|我觉得|我猜"
+)
 
 _SLASH_COMMAND = re.compile(r"^/\S*$")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
@@ -176,6 +184,7 @@ class _Builder:
         self.folded_goals = dict.fromkeys(state.folded.goals)
         self.replies = dict.fromkeys(state.folded.replies)
         self.failed = {d.text: d for d in state.failed_approaches}
+
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -399,7 +408,8 @@ class _Builder:
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()
             for old_class, old_value in st.value_classes(old_text):
-                if same(old_class) and old_value != new_value and old_value not in restated:
+                # a value the update states again, or a part of one ("周三" of "下周三"), stays
+                if same(old_class) and not any(old_value in v for v in restated):
                     self.values.retire(old_value, new_value)
                     day = st.date_key(old_value) if old_class == "date" else None
                     if day is not None and day != st.date_key(new_value):
@@ -446,12 +456,37 @@ class _Builder:
             for choice in _progress.assistant_choices(words):
                 if choice not in self.decisions and digest(choice) not in self.folded_decisions:
                     self.decisions[choice] = Decision(choice, entry_id)
+            self._findings(words, entry_id)
         if message.get("stopReason") in ("error", "aborted"):
             return  # the turn broke off: its tool calls were never run
         self._request_step(text, any(True for _ in tool_calls(message)))
         for index, call in enumerate(tool_calls(message)):
             for argument in self.tools.call(call, entry_id, index):
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
+
+    def _findings(self, text: str, entry_id: str | None) -> None:
+        """What the assistant reports in its own words: its first statements that name
+        something specific ("Dr. Amara Osei on Tue March 10", "orders is 412 GB") — what it
+        read in results, as reference facts, never pinned, the oldest going first. A
+        question or a guess ("maybe", "I think") reports nothing."""
+        found = 0
+        for start, end in sentences(text):
+            sentence = text[start:end].strip()
+            low = pat.lower_same(sentence)
+            if found >= MAX_FINDINGS_PER_REPLY or len(sentence) < MIN_FINDING_CHARS:
+                break
+            if sentence.endswith(("?", "？")) or _HEDGE.search(low):
+                continue
+            if not st.has_specific(sentence, low):
+                continue
+            if "\n" in sentence or sentence.startswith(("```", "|", "#")):
+                continue  # a list, table or code the assistant wrote: not one statement
+            classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
+            self._add_fact(Fact(window(sentence, 0), entry_id, "assistant", "tool", classes))
+            found += 1
+        findings = [k for k, f in self.facts.items() if f.source == "assistant"]
+        for key in findings[: max(0, len(findings) - MAX_FINDINGS)]:
+            del self.facts[key]
 
     def _decisions(self, text: str, low: str, entry_id: str | None) -> None:
         has_next = pat.NEXT_STEP_ANYWHERE.search(low) is not None

@@ -68,6 +68,7 @@ P_GOAL = 5
 P_EDITS = 5
 P_NEXT = 6
 P_DECISION = 6
+P_FINDING = 6
 P_FINISHED = 6
 P_MODIFIED_FILE = 6
 P_USER_DECISION = 7
@@ -488,7 +489,10 @@ def _context_items(
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
             continue  # a request, choice or rule that states it in these words already
-        priority = P_PINNED_VALUE if fact.written == "typed" else P_MINOR_VALUE
+        if fact.written == "typed":
+            priority = P_PINNED_VALUE
+        else:  # what the assistant reported of a result outlasts a bare value from one
+            priority = P_FINDING if fact.source == "assistant" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
     listed: dict[tuple[str | None, str], int] = {}
