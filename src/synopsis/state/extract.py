@@ -184,7 +184,6 @@ class _Builder:
         self.folded_goals = dict.fromkeys(state.folded.goals)
         self.replies = dict.fromkeys(state.folded.replies)
         self.failed = {d.text: d for d in state.failed_approaches}
-
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -590,9 +589,6 @@ _COMMON = frozenset(
      "morning", "afternoon", "evening", "night", "today", "tomorrow", "上午", "下午", "晚上",
      "中午", "早上", "今天", "明天", "那天", "时间"}
 )  # fmt: skip
-
-
-_WHEN: frozenset[str] = frozenset()
 
 
 def _rank(
