@@ -31,10 +31,18 @@ def test_a_line_is_not_dropped_for_a_line_that_goes_first() -> None:
 
 def test_two_lines_of_the_same_words_keep_the_first() -> None:
     items = [
-        _Item("decisions", "- User chose: Keep the staging database on Postgres 14.", 7, 0),
-        _Item("decisions", "- User chose: Keep the staging database on Postgres 14.", 7, 1),
+        _Item("critical", "- fact: Keep the staging database on Postgres 14.", 9, 0),
+        _Item("critical", "- fact: Keep the staging database on Postgres 14.", 9, 1),
     ]
     assert _said_once(items) == items[:1]
+
+
+def test_a_decision_stays_in_its_section_when_a_fact_says_it_too() -> None:
+    items = [
+        _Item("decisions", "- User chose: Keep the staging database on Postgres 14.", 7, 0),
+        _Item("critical", "- fact: Keep the staging database on Postgres 14.", 9, 1),
+    ]
+    assert _said_once(items) == items
 
 
 def test_terse_lines_lose_the_entry_id_and_the_quote_only() -> None:

@@ -729,6 +729,8 @@ _LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
 _TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
 _ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
 _MIN_SAID_ONCE = 12
+_OWN_SECTION = frozenset({"goal", "constraints", "decisions", "blocked", "failed"})
+"""Sections whose lines stay where a reader looks for them, even when said elsewhere."""
 
 
 def _core(text: str) -> str:
@@ -744,7 +746,11 @@ def _said_once(items: list[_Item]) -> list[_Item]:
     dropped: set[int] = set()
     for index, item in enumerate(items):
         core = cores[index]
-        if len(core) < _MIN_SAID_ONCE or not item.text.lstrip().startswith("- "):
+        if (
+            len(core) < _MIN_SAID_ONCE
+            or not item.text.lstrip().startswith("- ")
+            or item.section in _OWN_SECTION
+        ):
             continue
         for other, holder in enumerate(items):
             if (
