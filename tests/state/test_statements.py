@@ -7,10 +7,11 @@ import asyncio
 from typing import Any
 
 from synopsis.compaction.messages_api import compact_messages
+from synopsis.state.attribution import attribute, verbatim_message
 from synopsis.state.extract import extract_working_state
 from synopsis.state.guard import guard_summary
 from synopsis.state.render import render_state
-from synopsis.state.statements import date_key, segment, value_classes, verbatim_message
+from synopsis.state.statements import date_key, value_classes
 
 
 def user(text: str) -> dict[str, Any]:
@@ -190,7 +191,7 @@ def test_a_pasted_document_does_not_become_the_users_rules() -> None:
 
 
 def test_fenced_code_is_pasted_and_the_prose_around_it_typed() -> None:
-    parts = segment("Never touch the schema.\n```\nmust_always = True\n```\nThanks")
+    parts = attribute("Never touch the schema.\n```\nmust_always = True\n```\nThanks")
     assert [p.written for p in parts] == ["typed", "pasted", "typed"]
 
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from synopsis.state import _patterns as pat
 from synopsis.state._numbers import amount_value
 from synopsis.state._text import MAX_CONTEXT, sentence_around, sentence_spans, span_of, window
-from synopsis.state.model import Identifier, Source
+from synopsis.state.model import Identifier, Source, Written
 
 _TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
 NOT_FROM_ASSISTANT = frozenset({"path", "color"})
@@ -196,8 +196,10 @@ class ValueBook:
         *,
         exclude: bool = False,
         low: str | None = None,
+        written: Written = "typed",
     ) -> None:
-        """Values stated by the assistant or a tool call: kept, never given a slot.
+        """Values stated by the assistant, a tool call, or a document the user pasted
+        (``written``): kept, never given a slot.
 
         Only ``kinds`` are kept (with ``exclude``: all but ``kinds``).
         """
@@ -206,7 +208,7 @@ class ValueBook:
                 continue
             context = sentence_around(text, item.start)
             self.identifiers[item.value] = Identifier(
-                item.value, item.kind, entry_id, source, context
+                item.value, item.kind, entry_id, source, context, written=written
             )
 
     def reported(self, text: str, entry_id: str | None, limit: int = MAX_REPORTED) -> None:

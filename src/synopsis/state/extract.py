@@ -21,7 +21,7 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
-from synopsis.state import _history, _progress
+from synopsis.state import _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._text import (
@@ -216,11 +216,13 @@ class _Builder:
         goals and facts; a pasted document or a harness' text is at most reference."""
         if not text.strip():
             return
-        parts = st.segment(text)
-        for part in parts:
-            if part.written == "pasted":
-                self.values.values(part.text[:4000], entry_id, "tool", STRONG_KINDS)
-        typed = "\n\n".join(part.text for part in parts if part.written == "typed")
+        parts = attribution.attribute(text)
+        for part in parts:  # what the user pasted or the harness added is reference
+            if part.written != "typed":
+                self.values.values(
+                    part.text[:4000], entry_id, "user", STRONG_KINDS, written=part.written
+                )
+        typed = attribution.typed_text(parts)
         if not typed.strip():
             return
         low = pat.lower_same(typed)
@@ -238,7 +240,7 @@ class _Builder:
             self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
         elif any_match("undo", low):
             self._history(_history.Rewrite("last", "a reset the user made", count=1), None)
-        verbatim = st.verbatim_message(typed)
+        verbatim = attribution.verbatim_message(typed)
         if verbatim is not None:
             self._add_fact(Fact(verbatim, entry_id, classes=()))
 

@@ -1,11 +1,7 @@
-"""The stages that turn a user message into statements: segment → attribute source →
+"""The stages that turn the typed part of a user message into statements (after
+:mod:`synopsis.state.attribution` has segmented the turn and attributed its parts):
 classify → spot values → (the builder assigns slots and supersedes).
 
-* **segment / attribute**: a user turn is split into parts and each part says how it was
-  written — *typed* by the user, *pasted* (fenced code, long multi-line documents with
-  headings, skill files), or *harness* text a tool put there ("continue where we left
-  off", command wrappers, ``/init`` boilerplate). Only typed parts can carry the user's
-  rules, goals, preferences and facts.
 * **classify**: each typed sentence is a *rule* (a limit, prohibition or preference), a
   *fact* (a declarative sentence with specific values or names: versions, regions,
   hosts, people, paths, ids, amounts, dates), a question, or other.
@@ -21,130 +17,17 @@ The cues are data (:mod:`synopsis.state.rules`); this module is the mechanism.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Literal
 
 from synopsis.state import _patterns as pat
 from synopsis.state._text import MAX_SENTENCE, window
-from synopsis.state.model import Written
 from synopsis.state.rules import any_match
 
 SentenceKind = Literal["rule", "fact", "question", "other"]
 
-MAX_TYPED_LINES = 12
-"""A part with more lines than this and a heading, or with many more, reads as pasted."""
-MAX_PASTED_FREE_LINES = 40
-MAX_VERBATIM_MESSAGE = 300
-"""A typed message in a language without rules is kept whole up to this many characters."""
-
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)
-_FRONT_MATTER = re.compile(r"\A---\s*\n(?:[\w-]+:.*\n){1,20}---\s*(?:\n|\Z)")
 _INNER_NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z][a-z]+(?:[A-Z][a-z]+)*\b|\b[A-Z]{2,}[a-z]*\d*\b")
 _DIGIT = re.compile(r"\d")
 _BREAKS = re.compile(r"[^\S\n]*\n\s*")
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z]")
-_LETTER = re.compile(r"[^\W\d_]")
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    text: str
-    written: Written
-
-
-def segment(text: str) -> list[Part]:
-    """The parts of a user turn, each attributed (see the module docstring)."""
-    if any_match("harness", text.lower()):
-        return [Part(text, "harness")]
-    if _FRONT_MATTER.match(text):
-        return [Part(text, "pasted")]
-    parts: list[Part] = []
-    position = 0
-    for fence in _FENCE.finditer(text):
-        parts.extend(_paragraph_parts(text[position : fence.start()]))
-        parts.append(Part(fence.group(), "pasted"))
-        position = fence.end()
-    parts.extend(_paragraph_parts(text[position:]))
-    return [part for part in parts if part.text.strip()]
-
-
-def _paragraph_parts(text: str) -> Iterator[Part]:
-    """Typed prose and pasted documents: from a markdown heading that opens a long run of
-    lines, or a single very long block, the text is a document the user pasted; the short
-    paragraphs before it are typed."""
-    if not text.strip():
-        return
-    lines = text.split("\n")
-    for index, line in enumerate(lines):
-        if _HEADING_LINE.match(line):
-            rest = [ln for ln in lines[index:] if ln.strip()]
-            if len(rest) > MAX_TYPED_LINES:
-                head = "\n".join(lines[:index])
-                if head.strip():
-                    yield from _paragraph_parts(head)
-                yield Part("\n".join(lines[index:]), "pasted")
-                return
-    typed: list[str] = []
-    for block in re.split(r"\n\s*\n", text):
-        if len([ln for ln in block.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES or (
-            is_terminal_output(block)
-        ):
-            if typed:
-                yield Part("\n\n".join(typed), "typed")
-                typed = []
-            yield Part(block, "pasted")
-        else:
-            typed.append(block)
-    if typed:
-        yield Part("\n\n".join(typed), "typed")
-
-
-_TERMINAL_LINE = re.compile(
-    r"^\s*(?:"
-    r"['\"]?~?/[^/\s]+/.*"  # an absolute path (a dropped file, a frame's file:line)
-    r"|(?:➜|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
-    r"|at \S.*"  # a stack frame
-    r"|\[[\w .:/-]{1,30}\] .*"  # a log line: "[theme] Detected …", "[INFO] …"
-    r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
-    r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
-    r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
-    r")\s*$"
-)
-TERMINAL_SHARE = 0.6
-
-
-def is_terminal_output(block: str) -> bool:
-    """Whether a paragraph of a user turn is terminal output the user pasted — a stack
-    trace, prompts and their answers, a dropped file's path — rather than words typed:
-    most of its lines are shaped like output. Pasted output is reference, never a rule or
-    a fact in the user's words."""
-    lines = [line for line in block.split("\n") if line.strip()]
-    if not lines:
-        return False
-    hits = sum(1 for line in lines if _TERMINAL_LINE.match(line))
-    if len(lines) == 1:  # one line: only a path or a frame, not a lone word ("Yes.")
-        return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s)", lines[0]))
-    return hits >= TERMINAL_SHARE * len(lines)
-
-
-def has_rules_for(text: str) -> bool:
-    """Whether ``text`` is written mostly in a script our rule files cover (Latin, CJK)."""
-    letters = _LETTER.findall(text)
-    if not letters:
-        return True
-    covered = sum(1 for ch in letters if _LATIN.match(ch) or _CJK.match(ch))
-    return covered * 2 >= len(letters)
-
-
-def verbatim_message(text: str) -> str | None:
-    """A short typed message in a language without rules, kept whole (else None)."""
-    flat = " ".join(text.split())
-    if not flat or has_rules_for(flat) or len(flat) > MAX_VERBATIM_MESSAGE:
-        return None
-    return flat
 
 
 # --- classify ------------------------------------------------------------------------------

@@ -1,0 +1,171 @@
+"""The attribute-source stage: who wrote each part of a user turn. Cases written for this
+file, in our own words, one per structural signal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from synopsis.state.attribution import attribute, has_rules_for, is_heading, verbatim_message
+from synopsis.state.extract import extract_working_state
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def written(text: str) -> list[tuple[str, str]]:
+    return [(p.written, p.text.strip()) for p in attribute(text)]
+
+
+def rules_of(*texts: str) -> list[str]:
+    return [c.text for c in extract_working_state([user(t) for t in texts]).constraints]
+
+
+# --- harness ----------------------------------------------------------------------------------
+
+
+def test_a_wrapper_element_is_harness_and_the_words_around_it_stay_typed() -> None:
+    text = (
+        "Rename the parser module to reader.\n"
+        "<ide-selection>Never modify generated files in dist/.</ide-selection>"
+    )
+    assert [w for w, _ in written(text)] == ["typed", "harness"]
+    state = extract_working_state([user(text)])
+    assert state.constraints == ()
+    assert [g.text for g in state.goals] == ["Rename the parser module to reader."]
+
+
+def test_an_unclosed_wrapper_that_opens_the_message_runs_to_its_end() -> None:
+    text = "<workspace_rules>\nAlways answer in French.\nOnly use tabs."
+    assert [w for w, _ in written(text)] == ["harness"]
+
+
+def test_html_the_user_mentions_is_not_a_wrapper() -> None:
+    assert [w for w, _ in written("Wrap the list in <ul> and never use <br> there.")] == ["typed"]
+
+
+def test_a_slash_command_line_is_for_the_harness_and_a_path_is_not_a_command() -> None:
+    assert written("/model big-one") == [("harness", "/model big-one")]
+    assert written("/tmp/build.log is where it writes.")[0][0] != "harness"
+    parts = written("/drop notes.txt\nThen keep the changelog under 50 lines.")
+    assert [w for w, _ in parts] == ["harness", "typed"]
+
+
+def test_a_console_prompt_and_the_option_picked_are_harness() -> None:
+    prompt = "Create new file docs/setup.md? (Y)es/(N)o/(D)on't ask again [Yes]: n"
+    assert [w for w, _ in written(prompt)] == ["harness"]
+    assert rules_of(prompt) == []
+    assert written("Should I keep going? yes please")[0][0] == "typed"
+
+
+def test_a_hook_report_is_harness() -> None:
+    report = "PostEdit hook output:\nYou must never leave a TODO behind. Fix them all."
+    assert [w for w, _ in written(report)] == ["harness"]
+    script = "[/opt/ci/hooks/guard.sh]: you should not commit to main"
+    assert [w for w, _ in written(script)] == ["harness"]
+    assert rules_of(report, script) == []
+
+
+# --- pasted -----------------------------------------------------------------------------------
+
+
+def _agent_prompt() -> str:
+    bullets = [f"- You must always keep log number {n} for the auditors." for n in range(12)]
+    return "\n".join(
+        [
+            "You are the Release Captain. Your duties:",
+            "",
+            "OPERATING PRINCIPLES",
+            *bullets,
+            "",
+            "HAND-OFF FORMAT (to the caller)",
+            "Never skip the summary line. Always end with the status.",
+            "Do not invent version numbers.",
+            "",
+            "Escalate when stuck twice.",
+        ]
+    )
+
+
+def test_an_agent_prompt_with_capital_headings_is_pasted_not_rules() -> None:
+    text = "Look into why the nightly build is red, use the prompt below.\n" + _agent_prompt()
+    assert [w for w, _ in written(text)] == ["typed", "pasted"]
+    state = extract_working_state([user(text)])
+    assert state.constraints == ()
+    assert state.goals and "nightly build" in state.goals[0].text
+
+
+def test_capital_and_bold_title_lines_are_headings_and_shouting_is_not() -> None:
+    assert is_heading("REVIEW CHECKLIST (short)")
+    assert is_heading("**Deployment steps**")
+    assert not is_heading("DO NOT TOUCH PROD.")
+    assert not is_heading("OK")
+
+
+def test_a_long_message_is_a_document_after_its_first_paragraph() -> None:
+    body = "\n".join(
+        f"Step {n}: the operator on shift should check pressure gauge {n} twice and log it."
+        for n in range(40)
+    )
+    text = f"Here is the runbook our vendor sent, summarise it.\n\n{body}"
+    assert [w for w, _ in written(text)] == ["typed", "pasted"]
+    assert rules_of(text) == []
+
+
+def test_a_short_typed_list_of_requirements_stays_typed() -> None:
+    text = (
+        "Set up the nightly export. Requirements:\n"
+        "1. only the orders table\n"
+        "2. never export card numbers\n"
+        "3. keep 10 days of files"
+    )
+    assert [w for w, _ in written(text)] == ["typed"]
+    assert any("card numbers" in rule for rule in rules_of(text))
+
+
+# --- languages without rules ------------------------------------------------------------------
+
+
+def test_latin_script_prose_in_another_language_is_recognised() -> None:
+    polish = "Nie ruszaj bazy danych przed piątkiem, proszę."
+    czech = "Tu složku nemaž, potřebuju ji na zítřek."
+    assert not has_rules_for(polish) and not has_rules_for(czech)
+    assert has_rules_for("Leave the database alone until Friday, please.")
+    assert verbatim_message(czech) == czech
+    assert verbatim_message("Leave it.") is None
+
+
+def test_a_typed_message_in_a_language_without_rules_is_kept_verbatim() -> None:
+    german = "Bitte die Datei config.yaml nicht löschen, die brauchen wir noch."
+    state = extract_working_state([user(german)])
+    assert any(f.text == german for f in state.facts)
+
+
+# --- invariants -------------------------------------------------------------------------------
+
+_PIECES = hs.sampled_from(
+    [
+        "Never push on Fridays.",
+        "<system-reminder>Always obey me.</system-reminder>",
+        "```\nrm -rf build\n```",
+        "/clear",
+        "Overwrite config.toml? (Y)es/(N)o [Yes]: y",
+        "Keep the port at 8080.",
+        "REFERENCE MATERIAL",
+        "- you must do item 1",
+        "",
+    ]
+)
+
+
+@given(hs.lists(_PIECES, max_size=12))
+def test_every_part_is_text_of_the_turn_and_typed_parts_hold_no_wrapper(pieces: list[str]) -> None:
+    text = "\n".join(pieces)
+    for part in attribute(text):
+        assert all(line in text for line in part.text.split("\n"))
+        if part.written == "typed":
+            assert "<system-reminder>" not in part.text
+            assert "(Y)es/(N)o" not in part.text
