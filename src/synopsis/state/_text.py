@@ -127,8 +127,11 @@ def cut_value(text: str, value: str) -> str:
 # --- sentences ------------------------------------------------------------------------------
 
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "vs.", "e.g.", "i.e.")
-_NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in _ABBREVIATIONS)
-"""A title or an abbreviation ends no sentence: "with Dr. Amara Osei" is one statement."""
+_NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in _ABBREVIATIONS) + (
+    r"(?<!^\d\.)(?<!\n\d\.)(?<!^\d\d\.)(?<!\n\d\d\.)"
+)
+"""A title or an abbreviation ends no sentence: "with Dr. Amara Osei" is one statement;
+nor does the number of a list item that opens a line ("1. keep 7 days")."""
 _SENTENCE_BREAK = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+|(?<=[。！？；;])|\n")
 _INLINE_BREAK = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+|(?<=[。！？；;])")
 _LEADING_BULLET = re.compile(r"^(?:[-*+•>]|\d{1,3}[.)])\s+")
@@ -162,9 +165,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        bullet = _LEADING_BULLET.match(text, start, end)
+        bullet = _LEADING_BULLET.match(text[start:end])  # ("^" never matches at a pos > 0)
         if bullet is not None:
-            start = bullet.end()
+            start += bullet.end()
         if start < end:
             spans.append((start, end))
     return spans

@@ -296,9 +296,10 @@ class _Builder:
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
+        kinds = st.classify_all(text, low, spans)
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]
-            kind = st.classify(sentence, sentence_low)
+            kind = kinds[index]
             if kind in ("question", "other"):
                 continue
             if kind == "rule":
@@ -618,7 +619,8 @@ def _subject_words(text: str) -> set[str]:
 
 def _rule_at(sentence_low: str) -> int:
     """Where a rule's rule word stands in its sentence (0 when found by a rule record)."""
-    match = pat.CONSTRAINT_EN.search(sentence_low) or pat.CONSTRAINT_ZH.search(sentence_low)
+    masked = st.rule_masked(sentence_low)
+    match = pat.CONSTRAINT_EN.search(masked) or pat.CONSTRAINT_ZH.search(masked)
     return match.start() if match is not None else 0
 
 

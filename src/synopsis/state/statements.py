@@ -22,6 +22,7 @@ from typing import Literal
 from synopsis.state import _patterns as pat
 from synopsis.state._text import MAX_SENTENCE, window
 from synopsis.state.rules import any_match
+from synopsis.state.rules import masked as rules_masked
 
 SentenceKind = Literal["rule", "fact", "question", "other"]
 
@@ -35,14 +36,21 @@ _BREAKS = re.compile(r"[^\S\n]*\n\s*")
 
 def is_rule(sentence_low: str) -> bool:
     """A sentence that states a rule, limit or preference."""
-    masked = sentence_low
-    if pat.NOT_A_RULE.search(sentence_low):
-        masked = pat.NOT_A_RULE.sub(lambda m: " " * len(m.group()), sentence_low)
+    masked = rule_masked(sentence_low)
     return bool(
         pat.CONSTRAINT_EN.search(masked)
         or pat.CONSTRAINT_ZH.search(masked)
         or any_match("rule", masked)
     )
+
+
+def rule_masked(sentence_low: str) -> str:
+    """The sentence with rule words that state no rule blanked out (beliefs, negated
+    obligations, clauses that ask or describe: see the ``not-rule`` records)."""
+    masked = sentence_low
+    if pat.NOT_A_RULE.search(sentence_low):
+        masked = pat.NOT_A_RULE.sub(lambda m: " " * len(m.group()), sentence_low)
+    return rules_masked("not-rule", masked)
 
 
 def has_specific(sentence: str, low: str) -> bool:
@@ -52,8 +60,17 @@ def has_specific(sentence: str, low: str) -> bool:
     return _INNER_NAME.search(sentence) is not None
 
 
+_ASKING_ORDER = re.compile(
+    r"^(?:(?:or|and|but|so|then|hm+|ok)[,.]?\s+)?(?:is|are|was|were|do|does|did|can|could|will|"
+    r"would|shall|has|have|had)(?:n['’]t)?\s+(?:it|that|this|there|they|we|you|i|he|she|these|"
+    r"those)\b"
+)
+"""A question without its question mark: an auxiliary before its subject ("or is that
+only on weekdays")."""
+
+
 def classify(sentence: str, low: str) -> SentenceKind:
-    if sentence.rstrip().endswith(("?", "？")):
+    if sentence.rstrip().endswith(("?", "？")) or _ASKING_ORDER.match(low):
         return "question"
     if is_rule(low):
         return "rule"
@@ -62,17 +79,48 @@ def classify(sentence: str, low: str) -> SentenceKind:
     return "other"
 
 
+_WORDS = re.compile(r"[^\W\d_]{2}")
+_LABEL_LINE = re.compile(
+    r"^(?:[a-z]+ )?(?:requirements?|rules?|constraints?|restrictions?|conditions|must-haves?|"
+    r"ground rules|要求|规则|规矩|约束|限制|条件|注意事项)\s*[:：]\s*$"
+)
+"""A line that only announces rules ("Requirements:", "要求："): the lines under it are."""
+
+
+def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[SentenceKind]:
+    """:func:`classify` of each sentence, with the items of a list under a line that
+    announces rules ("Requirements:\n1. …\n2. …") taken as rules — until a blank line."""
+    kinds = [classify(text[start:end], low[start:end]) for start, end in spans]
+    under_label = False
+    for index, (start, end) in enumerate(spans):
+        if index and "\n\n" in text[spans[index - 1][1] : start]:
+            under_label = False
+        if _LABEL_LINE.match(low[start:end]):
+            under_label = True
+            kinds[index] = "other"
+        elif under_label and kinds[index] in ("fact", "other") and _WORDS.search(low[start:end]):
+            kinds[index] = "rule"
+    return kinds
+
+
 # --- whole statements --------------------------------------------------------------------
 
 
 def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> str:
-    """The rule in ``spans[index]`` as a whole statement: with the neighbouring sentence
-    that carries its value when its own carries none, windowed around the rule word ``at``
-    (an offset in ``text``) so its value and negation stay."""
-    start, end = spans[index]
-    own = text[start:end]
+    """The rule in ``spans[index]`` as a whole statement: with the rule sentences next to
+    it on the same line (a rule and its scope or exception, said in one breath: "Only
+    packages/ui. Nobody touches packages/api."), and with the neighbouring sentence that
+    carries its value when they carry none; windowed around the rule word ``at`` (an
+    offset in ``text``) so its value and negation stay."""
+    first = last = index
+    while first > 0 and _same_line_rule(text, spans, first - 1, first):
+        first -= 1
+    while last + 1 < len(spans) and _same_line_rule(text, spans, last + 1, last):
+        last += 1
+    own = text[spans[index][0] : spans[index][1]]
+    start, end = spans[first][0], spans[last][1]
     if not has_specific(own, pat.lower_same(own)):
-        for other in (index - 1, index + 1):
+        for other in (first - 1, last + 1):
             if 0 <= other < len(spans):
                 o_start, o_end = spans[other]
                 neighbour = text[o_start:o_end]
@@ -86,6 +134,40 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
                     break
     # One line: a statement that runs over a line break is joined with a space.
     return _BREAKS.sub(" ", window(text[start:end], at - start, MAX_SENTENCE))
+
+
+def _same_line_rule(text: str, spans: list[tuple[int, int]], other: int, near: int) -> bool:
+    """Whether sentence ``other`` is a rule about the same thing as its neighbour ``near``,
+    on the same line: a rule and its complement or exception ("Only invoices of type A.
+    Never issue type B invoices."), not two rules said one after the other."""
+    o_start, o_end = spans[other]
+    between = text[min(o_end, spans[near][1]) : max(o_start, spans[near][0])]
+    if "\n" in between:
+        return False
+    sentence = text[o_start:o_end]
+    low = pat.lower_same(sentence)
+    if classify(sentence, low) != "rule":
+        return False
+    near_text = text[spans[near][0] : spans[near][1]]
+    return bool(topic_words(low) & topic_words(pat.lower_same(near_text)))
+
+
+_TOPIC = re.compile(r"[a-z][a-z0-9]{3,}|(?=([\u4e00-\u9fff]{2}))")
+_NOT_TOPIC = frozenset(
+    {"that", "this", "with", "from", "have", "will", "just", "please", "also", "they", "them",
+     "then", "there", "what", "when", "about", "after", "before", "into", "your", "make",
+     "don't", "never", "always", "only", "must", "should", "need", "want", "here", "where",
+     "anything", "everything", "thing", "things", "sure", "okay", "yeah",
+     "不要", "必须", "一定", "不能", "可以", "我们", "你们", "这个", "那个", "一下", "时候",
+     "之前", "以后", "没有", "不用", "别的", "就是", "一律", "所有"}
+)  # fmt: skip
+
+
+def topic_words(low: str) -> set[str]:
+    """Content words (four letters or more) and CJK character pairs of a lower-cased
+    sentence, without rule words: roughly what it is about."""
+    words = {m.group(1) or m.group() for m in _TOPIC.finditer(low)}
+    return {w for w in words if w and w not in _NOT_TOPIC}
 
 
 # --- values and their classes --------------------------------------------------------------

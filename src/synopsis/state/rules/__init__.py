@@ -12,6 +12,9 @@ Stages:
   left off", command wrappers): never a rule, goal or fact of the user's;
 * ``rule`` — a sentence that states a rule, limit or preference (beyond the older
   vocabulary in :mod:`synopsis.state._patterns`);
+* ``not-rule`` — a rule word used for something else ("they don't *have to* be perfect",
+  "tell me what *needs to* change", "it isn't *always* set"): the match (or its ``cue``
+  group) is blanked out before the rule words are looked for;
 * ``specific`` — a word that makes a declarative sentence a fact worth keeping
   verbatim (a place, a version, a named environment …);
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-Stage = Literal["harness", "rule", "specific", "update", "keep", "undo", "rewrite"]
+Stage = Literal["harness", "rule", "not-rule", "specific", "update", "keep", "undo", "rewrite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +72,22 @@ def first_match(stage: Stage, low: str) -> tuple[Rule, re.Match[str]] | None:
 
 def any_match(stage: Stage, low: str) -> bool:
     return first_match(stage, low) is not None
+
+
+def masked(stage: Stage, low: str) -> str:
+    """``low`` with what each rule of ``stage`` matches blanked out (its ``cue`` group when
+    it has one), the length unchanged so offsets still point into the original."""
+    for rule in rules(stage):
+        if rule.compiled.search(low) is None:
+            continue
+        cue = "cue" in rule.compiled.groupindex
+
+        def blank(match: re.Match[str], cue: bool = cue) -> str:
+            text = match.group()
+            if not cue or match.group("cue") is None:
+                return " " * len(text)
+            start, end = (i - match.start() for i in match.span("cue"))
+            return text[:start] + " " * (end - start) + text[end:]
+
+        low = rule.compiled.sub(blank, low)
+    return low

@@ -94,9 +94,128 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "stick-to",
         "rule",
-        r"\b(?:stick to|stick with|keep using|stay on|leave [\w/.-]+ alone|hands off)\b",
-        matches=("Stick to the public API.", "Leave migrations/ alone."),
+        r"\b(?:stick to|stick with|keep using|stay on|hands off)\b|"
+        r"\bleave (?:[\w/.&'’-]+ ){0,8}?(?:alone|as (?:it )?is|untouched|unchanged|in place)\b",
+        matches=("Stick to the public API.", "Leave migrations/ alone.",
+                 "Leave the nightly job on the old runner as is."),
         misses=("The label sticks too much.",),
+    ),
+    Rule(
+        "limit-on-a-kind",
+        "rule",
+        r"\bno [a-z-]+ (?:after|before|past|beyond|over|under|above|below|later than|"
+        r"earlier than|more than)\b|"
+        r"^(?:[a-z]+[,.]?\s+){0,2}?(?:under|below|max(?:imum)?\.?|at most|up to|within)\s*"
+        r"[$€£¥]?\d|\bmax(?:imum)?\.?\s+[$€£¥]?\d",
+        matches=("We want no meetings after 5pm.", "Under 90 dollars per seat.",
+                 "a quiet hotel, max 3 stops from the centre"),
+        misses=("No meetings today.", "It went under the bridge."),
+    ),
+    Rule(
+        "choice-please",
+        "rule",
+        # "<a choice> please" states a preference; "<a verb> please" is a request
+        r"^(?!(?:yes|yeah|ok|okay|sure|thanks|thank you|no|hi|hello|and|so)\b)"
+        r"(?:[a-z][\w-]*)(?: [a-z][\w-]*){0,3},? please(?![\w ]*[a-z])",
+        matches=("Aisle seats please, we both get up a lot.", "Vegetarian please."),
+        misses=("Yes please.", "ok please", "Looks fine, please merge"),
+    ),
+    Rule(
+        "scoped-use",
+        "rule",
+        r"^(?:[a-z]+[,.]?\s+){0,2}?(?:for|in) (?:the |all |every |each |our |my |any )?"
+        r"[\w /.-]{2,30}?,? (?:always |just |only )?use\b",
+        matches=("For the changelog use past tense.", "ok, in the tests use fixtures."),
+        misses=("I use vim for everything.",),
+    ),
+    Rule(
+        "requirement-label",
+        "rule",
+        r"^(?:[a-z]+ )?(?:requirements?|rules?|constraints?|restrictions?|conditions|"
+        r"must-haves?|ground rules)\s*:\s*\S",
+        matches=("Requirements: weekday mornings, two hours.", "House rules: shoes off."),
+        misses=("The requirements doc is long.",),
+    ),
+    Rule(
+        "conditional-instruction",
+        "rule",
+        r"^(?:[a-z]+[,.!]?\s+){0,3}?(?:if|when|whenever|unless|once|in case|every time|each time|"
+        # "for each" with a condition or a kind ("for every new endpoint"), not a task's steps
+        r"for (?:each|every|any|all)\b[^,;:.!?]{0,40}?\b(?:where|that|which|whose|with|"
+        r"without|new)\b)[^,;:.!?]{2,160}[,;:]\s*(?:then\s+)?(?:please\s+|just\s+)?"
+        r"(?:(?:you|we) (?:can|should|must|need to|have to) |be sure to |remember to )?"
+        r"(?:use|do|add|put|skip|keep|make|run|set|write|call|return|treat|ask|tell|leave|merge|"
+        r"squash|commit|push|escape|prefer|pick|choose|mark|send|include|exclude|fall back|"
+        r"default|drop|ignore|stop|wait|retry|raise|log|warn|create|delete|remove|rename|move|"
+        r"update|bump|tag|notify|ping|email|book|cancel|refund|charge|switch|take|give|show|"
+        r"report|check|test|split|round|convert|quote|wrap|flag|hold|pause|page)\b",
+        matches=("When a test is flaky, mark it and move on.",
+                 "If the port is taken, use 8081 instead.",
+                 "For every new endpoint, add a contract test.",
+                 "ok and if the vendor is late, you can cancel the order."),
+        misses=("If it rains, the picnic is off.", "When I got home, I made tea.",
+                "If you want, I can help.", "For each file, open a ticket."),
+    ),
+    Rule(
+        "reminder",
+        "rule",
+        # ("remember to …" mostly restates a rule said before: not a new one)
+        r"\bbe sure to\b|\bdo not forget to\b",
+        matches=("Be sure to strip the BOM.", "Do not forget to tag it."),
+        misses=("I am sure the tag is there.",),
+    ),
+    # --- rule words that state no rule -----------------------------------------------------
+    Rule(
+        "negated-obligation",
+        "not-rule",
+        r"\b(?:do|does|did)(?:n['’]?t| not) (?:have|need) to\b|\bno need to\b|\bneedn['’]?t\b|"
+        r"\b(?:is|are)(?:n['’]?t| not) (?:necessary|required|mandatory)\b",
+        matches=("The docs do not have to be polished.", "No need to rerun the suite.",
+                 "It doesn't need to be fast."),
+        misses=("You have to rerun the suite.", "Don't rerun the suite."),
+    ),
+    Rule(
+        "modal-in-a-wh-clause",
+        "not-rule",
+        r"\b(?:what|which|whatever|who|whoever|where|how)\s+(?:[\w'’-]+\s+){0,3}?"
+        r"(?P<cue>should(?:n['’]t)?|needs? to|ha(?:ve|s) to|must)\b",
+        matches=("Tell me which files should move.", "Explain what the script needs to do.",
+                 "I parked the van, which should be fine there."),
+        misses=("You should move the files.", "No matter what, you must ask first."),
+    ),
+    Rule(
+        "not-always-not-only",
+        "not-rule",
+        r"\b(?:is|are|was|were|does|do|did)(?:n['’]?t| not) always\b|\bnot (?:always|only|just)\b",
+        matches=("The flag isn't always set.", "It covers not only reads but writes."),
+        misses=("Always set the flag.", "Only reads, please."),
+    ),
+    Rule(
+        "hyphenated-only",
+        "not-rule",
+        r"[a-z]-(?P<cue>only)\b",
+        matches=("Read-only replicas are fine.", "an append-only log"),
+        misses=("Only the replica.",),
+    ),
+    Rule(
+        "self-description",
+        "not-rule",
+        r"\b(?:i|we) (?:never|always|usually|often) (?:remember|forget|know|recall|notice|get)\b",
+        matches=("I always forget the flag.", "We never remember the order."),
+        misses=("I always want a dry run first.", "We never deploy on Friday."),
+    ),
+    Rule(
+        "modal-in-a-request",
+        "not-rule",
+        r"^(?:[a-z]+[,.!]?\s+){0,2}?(?:can|could|would|will) you\b"
+        r"(?:(?!\b(?:never|always|must|don['’]?t|do not|only|make sure|ensure)\b|"
+        r"[.!?](?:\s|$))[^\n])*?"
+        r"\b(?P<cue>should(?:n['’]t)?|needs? to|ha(?:ve|s) to)\b",
+        matches=("Can you tidy the header so it should read Release Notes",
+                 "could you point it at conf/app.yaml, the file should be there",
+                 "ok could you rename it, the module has to match the package"),
+        misses=("Can you make sure it never sleeps, it should stay awake",
+                "The header should read Release Notes."),
     ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
     Rule(

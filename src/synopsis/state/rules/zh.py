@@ -36,6 +36,27 @@ RULES: tuple[Rule, ...] = (
         misses=("这是一只猫。",),
     ),
     Rule(
+        "authoritative-zh",
+        "rule",
+        r"以[^，。；,;]{1,12}为准",
+        matches=("价格以合同为准。",),
+        misses=("我们准备出发了。",),
+    ),
+    Rule(
+        "leave-alone-zh",
+        "rule",
+        r"不用动|不要动|别碰|不要碰|保持原样|维持原样|照旧|原封不动",
+        matches=("那个文件不用动。", "配置保持原样就行。"),
+        misses=("他动作很快。",),
+    ),
+    Rule(
+        "requirement-label-zh",
+        "rule",
+        r"^(?:要求|规则|规矩|约束|限制|条件|注意事项)\s*[:：]\s*\S",
+        matches=("要求：上午出发，两小时以内。",),
+        misses=("这个要求很合理。",),
+    ),
+    Rule(
         "address-zh",
         "specific",
         r"[\u4e00-\u9fff]{1,10}(?:省|市|区|县|镇|乡|路|街|大道|弄|胡同|小区|大厦|广场|园区|栋|幢|单元)",
