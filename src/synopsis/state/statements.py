@@ -85,20 +85,32 @@ _LABEL_LINE = re.compile(
     r"ground rules|要求|规则|规矩|约束|限制|条件|注意事项)\s*[:：]\s*$"
 )
 """A line that only announces rules ("Requirements:", "要求："): the lines under it are."""
+_LABEL_START = re.compile(
+    r"^(?:[a-z]+ )?(?:requirements?|rules?|constraints?|restrictions?|conditions|must-haves?|"
+    r"ground rules|要求|规则|规矩|约束|限制|条件|注意事项)\s*[:：]\s*\S"
+)
 
 
 def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[SentenceKind]:
     """:func:`classify` of each sentence, with the items of a list under a line that
     announces rules ("Requirements:\n1. …\n2. …") taken as rules — until a blank line."""
     kinds = [classify(text[start:end], low[start:end]) for start, end in spans]
-    under_label = False
+    under_label = on_label_line = False
     for index, (start, end) in enumerate(spans):
-        if index and "\n\n" in text[spans[index - 1][1] : start]:
-            under_label = False
+        if index:
+            between = text[spans[index - 1][1] : start]
+            under_label = under_label and "\n\n" not in between
+            on_label_line = on_label_line and "\n" not in between
         if _LABEL_LINE.match(low[start:end]):
             under_label = True
             kinds[index] = "other"
-        elif under_label and kinds[index] in ("fact", "other") and _WORDS.search(low[start:end]):
+            continue
+        if _LABEL_START.match(low[start:end]):
+            on_label_line = True  # "Requirements: A. B." — the rest of the line, too
+        # items of the list are rules; on the label's own line, what states no fact of
+        # its own ("Requirements: only G trains. A window seat for me.")
+        promoted = ("fact", "other") if under_label else ("other",) if on_label_line else ()
+        if kinds[index] in promoted and _WORDS.search(low[start:end]):
             kinds[index] = "rule"
     return kinds
 

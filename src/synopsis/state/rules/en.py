@@ -137,6 +137,14 @@ RULES: tuple[Rule, ...] = (
         misses=("The requirements doc is long.",),
     ),
     Rule(
+        "non-negotiable",
+        "rule",
+        r"\bnon-?negotiable\b|\b(?:is|it'?s|that'?s) a must\b|\bhard requirement\b|"
+        r"\bdeal-?breaker\b",
+        matches=("A quiet room is non-negotiable.", "That's a hard requirement for us."),
+        misses=("We negotiated the price.",),
+    ),
+    Rule(
         "conditional-instruction",
         "rule",
         r"^(?:[a-z]+[,.!]?\s+){0,3}?(?:if|when|whenever|unless|once|in case|every time|each time|"
