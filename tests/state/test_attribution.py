@@ -169,3 +169,41 @@ def test_every_part_is_text_of_the_turn_and_typed_parts_hold_no_wrapper(pieces: 
         if part.written == "typed":
             assert "<system-reminder>" not in part.text
             assert "(Y)es/(N)o" not in part.text
+
+
+# --- provenance of values, and an agent's signature --------------------------------------------
+
+
+def test_values_of_a_pasted_document_are_the_users_reference_not_typed() -> None:
+    doc = "\n".join(
+        ["# Runbook", *[f"- step {n}: see https://status.example.org/edge-{n}" for n in range(14)]]
+    )
+    state = extract_working_state([user(f"Have a look at this.\n\n{doc}")], entry_ids=["e7"])
+    pasted = [i for i in state.identifiers if "status.example.org" in i.value]
+    assert pasted and all(i.written == "pasted" and i.source == "user" for i in pasted)
+    assert all(i.entry_id == "e7" for i in pasted)
+
+
+def test_a_wrapper_elements_values_are_harness_reference() -> None:
+    text = "<workspace_info>\n<repo>https://git.example.org/ledger</repo>\n</workspace_info>"
+    state = extract_working_state([user(text)])
+    assert state.goals == () and state.constraints == ()
+    assert [i.written for i in state.identifiers if "ledger" in i.value] == ["harness"]
+
+
+def test_an_agents_commit_signature_is_no_fact_of_the_work() -> None:
+    command = (
+        'git commit -m "Fix the rounding in invoices\n\n'
+        "Made with [Quillbot Coder](https://coder.example.org/about)\n\n"
+        'Co-authored-by: Quill <bot@coder.example.org>"'
+    )
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": command}}
+    state = extract_working_state([{"role": "assistant", "content": [call]}])
+    values = {i.value for i in state.identifiers}
+    assert not any("coder.example.org" in v for v in values)
+
+
+def test_a_trailer_line_the_user_wrote_in_prose_is_kept() -> None:
+    text = "Email the report to ana@corp.example when it is green."
+    values = {i.value for i in extract_working_state([user(text)]).identifiers}
+    assert "ana@corp.example" in values

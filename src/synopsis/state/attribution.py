@@ -205,6 +205,27 @@ def is_terminal_output(block: str) -> bool:
     return hits >= TERMINAL_SHARE * len(lines)
 
 
+# --- an agent's signature ----------------------------------------------------------------
+
+_SIGNATURE_LINE = re.compile(
+    r"^[^\w\n]{0,4}(?:"
+    r"[A-Z][\w]*(?:-[\w]+)*-by:[^\n]*<[^<>\s]+@[^<>\s]+>"  # a git trailer with an address
+    r"|(?:generated|created|made|written|built|sent) (?:with|by|using) "
+    r"(?:\[[^\]\n]+\]\([^)\s]+\)|\S+ ?\S*)"  # "Generated with [Tool](url)"
+    r")[^\w\n]{0,4}$",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def without_signatures(text: str) -> str:
+    """Text without the signature lines an agent adds to what it writes (a commit's
+    ``Co-Authored-By: … <address>`` trailer, "Generated with [tool](url)"): the same in
+    every commit of every session, the agent's boilerplate, never a fact of this work."""
+    if "by:" not in text.lower() and " with" not in text.lower():
+        return text
+    return _SIGNATURE_LINE.sub("", text)
+
+
 # --- languages without rules -------------------------------------------------------------
 
 _CJK = re.compile(r"[\u3400-\u9fff]")

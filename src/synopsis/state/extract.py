@@ -464,6 +464,7 @@ class _Builder:
         self._request_step(text, any(True for _ in tool_calls(message)))
         for index, call in enumerate(tool_calls(message)):
             for argument in self.tools.call(call, entry_id, index):
+                argument = attribution.without_signatures(argument)
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
 
     def _findings(self, text: str, entry_id: str | None) -> None:
