@@ -50,6 +50,8 @@ def test_html_the_user_mentions_is_not_a_wrapper() -> None:
 def test_a_slash_command_line_is_for_the_harness_and_a_path_is_not_a_command() -> None:
     assert written("/model big-one") == [("harness", "/model big-one")]
     assert written("/tmp/build.log is where it writes.")[0][0] != "harness"
+    assert written("/var is nearly full, clean the old dumps.")[0][0] == "typed"
+    assert [w for w, _ in written("`/review`\\\nreview")] == ["harness"]  # an export's echo
     parts = written("/drop notes.txt\nThen keep the changelog under 50 lines.")
     assert [w for w, _ in parts] == ["harness", "typed"]
 
@@ -67,6 +69,8 @@ def test_a_hook_report_is_harness() -> None:
     script = "[/opt/ci/hooks/guard.sh]: you should not commit to main"
     assert [w for w, _ in written(script)] == ["harness"]
     assert rules_of(report, script) == []
+    typed = "The pre-commit hook keeps failing on my machine, never mind it for now:\nlint ok"
+    assert written(typed)[0][0] == "typed"
 
 
 # --- pasted -----------------------------------------------------------------------------------

@@ -56,13 +56,22 @@ _ELEMENT = re.compile(
     r"<(?P<name>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>.*?(?:</(?P=name)\s*>|\Z)",
     re.DOTALL | re.IGNORECASE,
 )
-_SLASH_COMMAND = re.compile(r"^[ \t]*`?/[a-z][\w:-]*(?=[\s`\\]|$)[^\n]*(?:\n|\Z)", re.IGNORECASE)
+_SLASH_COMMAND = re.compile(
+    # not a top-level directory named in prose ("/tmp is full")
+    r"^[ \t]*`?/(?!(?:tmp|etc|var|usr|opt|home|srv|dev|mnt|root|bin|proc|data|users)\b)"
+    r"(?P<name>[a-z][\w:-]*)(?=[\s`\\]|$)[^\n]*(?:\n|\Z)",
+    re.IGNORECASE,
+)
 _CONSOLE_PROMPT = re.compile(
     r"^[^\n]*\?\s*(?:\(\w\)[\w' ]*/){1,}\(\w\)[\w' ]*\s*(?:\[[^\]\n]*\])?\s*:[^\n]*$",
     re.MULTILINE,
 )
+# A hook's report: a short title line naming the hook and what it reports ("Stop hook
+# feedback:", "PreToolUse:Bash hook error:"), or a line opened by the script's path.
 _HOOK_REPORT = re.compile(
-    r"\A[^\n]{0,40}\bhook\b[^\n]{0,40}:\s*\n|^\[[^\]\n]*[/\\][^\]\n]*\]:\s", re.IGNORECASE
+    r"\A[\w:./-]+(?: [\w:./-]+){0,2} hook (?:[\w-]+ ){0,3}?(?:feedback|output|error|result|"
+    r"message|blocked)[\w ]{0,30}:[^\n]{0,120}\n|^\[[^\]\n]*[/\\][^\]\n]*\]:\s",
+    re.IGNORECASE,
 )
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _FRONT_MATTER = re.compile(r"\A---\s*\n(?:[\w-]+:.*\n){1,20}---\s*(?:\n|\Z)")
@@ -111,7 +120,7 @@ def _unwrapped(text: str) -> Iterator[Part]:
     command = _SLASH_COMMAND.match(stripped)
     if command is not None:  # a command to the harness, not words to the agent
         rest = stripped[command.end() :]
-        name = command.group().strip().strip("`").split()[0][1:]
+        name = command.group("name")
         if rest.strip(" \t\n\\`") == name:  # an export's echo of the command's name
             rest = ""
         yield Part(command.group(), "harness")
