@@ -218,9 +218,11 @@ class _Builder:
             return
         parts = attribution.attribute(text)
         for part in parts:  # what the user pasted or the harness added is reference
-            if part.written != "typed":
+            if part.written != "typed":  # every kind from a document, strong ones from output
+                output = attribution.is_terminal_output(part.text)
+                kinds, every = (STRONG_KINDS, False) if output else (frozenset(), True)
                 self.values.values(
-                    part.text[:4000], entry_id, "user", STRONG_KINDS, written=part.written
+                    part.text[:4000], entry_id, "user", kinds, exclude=every, written=part.written
                 )
         typed = attribution.typed_text(parts)
         if not typed.strip():
