@@ -96,3 +96,10 @@ def test_titles_abbreviations_and_list_numbers_do_not_end_a_sentence() -> None:
     text = "Book it with Dr. Alvarez at 9.\n1. bring the forms\n2. no food before"
     found = [text[a:b] for a, b in sentences(text)]
     assert found == ["Book it with Dr. Alvarez at 9.", "bring the forms", "no food before"]
+
+
+def test_a_sentence_whose_rule_word_states_no_rule_is_still_kept_as_the_users_words() -> None:
+    text = "Whoops, I wiped the cache folder, which should be ignored by git anyway."
+    state = extract_working_state([user(text)])
+    assert state.current_constraints() == ()
+    assert [f.text for f in state.current_facts()] == [text]

@@ -81,7 +81,7 @@ _PARENTHETICAL = re.compile(r"\([^)]*\)")
 _TERMINAL_LINE = re.compile(
     r"^\s*(?:"
     r"['\"]?~?/[^/\s]+/.*"  # an absolute path (a dropped file, a frame's file:line)
-    r"|(?:➜|❯|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
+    r"|(?:➜|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
     r"|at \S.*"  # a stack frame
     r"|\[[\w .:/-]{1,30}\] .*"  # a log line: "[theme] Detected …", "[INFO] …"
     r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
@@ -210,7 +210,7 @@ def is_terminal_output(block: str) -> bool:
         return False
     hits = sum(1 for line in lines if _TERMINAL_LINE.match(line))
     if len(lines) == 1:  # one line: only a path or a frame, not a lone word ("Yes.")
-        return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|[➜❯]\s)", lines[0]))
+        return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s)", lines[0]))
     return hits >= TERMINAL_SHARE * len(lines)
 
 

@@ -74,9 +74,13 @@ def classify(sentence: str, low: str) -> SentenceKind:
         return "question"
     if is_rule(low):
         return "rule"
-    if has_specific(sentence, low):
-        return "fact"
+    if has_specific(sentence, low) or _has_rule_word(low):
+        return "fact"  # a rule word that states no rule still marks words worth keeping
     return "other"
+
+
+def _has_rule_word(low: str) -> bool:
+    return bool(pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low))
 
 
 _WORDS = re.compile(r"[^\W\d_]{2}")
