@@ -103,3 +103,10 @@ def test_a_sentence_whose_rule_word_states_no_rule_is_still_kept_as_the_users_wo
     state = extract_working_state([user(text)])
     assert state.current_constraints() == ()
     assert [f.text for f in state.current_facts()] == [text]
+
+
+def test_a_list_item_without_a_value_does_not_take_the_item_above() -> None:
+    text = "Rules:\n1. keep 5 copies\n2. never delete by hand, use the purge job"
+    rules = rules_of(text)
+    assert "never delete by hand, use the purge job" in rules
+    assert not any("copies" in r and "purge" in r for r in rules)

@@ -83,6 +83,8 @@ def _has_rule_word(low: str) -> bool:
     return bool(pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low))
 
 
+_LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")
+"""A line break that opens a list item: the items of a list are separate statements."""
 _WORDS = re.compile(r"[^\W\d_]{2}")
 _LABEL_LINE = re.compile(
     r"^(?:[a-z]+ )?(?:requirements?|rules?|constraints?|restrictions?|conditions|must-haves?|"
@@ -145,6 +147,7 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
                     not neighbour.rstrip().endswith(("?", "？"))
                     and has_specific(neighbour, low)
                     and "\n\n" not in text[min(start, o_start) : max(end, o_end)]
+                    and not _LIST_ITEM.search(text[min(start, o_start) : max(end, o_end)])
                 ):
                     start, end = min(start, o_start), max(end, o_end)
                     break
