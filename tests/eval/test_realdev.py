@@ -67,6 +67,20 @@ def test_a_stale_value_was_said_before_the_update(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_a_resolved_failure_is_resolved_by_a_later_turn(case: Case) -> None:
+    for item in case.truth:
+        if "resolved_turn" in item:
+            assert item["kind"] == "failure", item
+            assert item["turn"] < item["resolved_turn"] < len(case.turns), item
+
+
+def test_some_failures_are_labelled_resolved() -> None:
+    # the eval's "resolved failure under Blocked" check needs labels to count
+    resolved = [i for case in CASES for i in case.truth if "resolved_turn" in i]
+    assert len(resolved) >= 10
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_every_tool_turn_answers_a_call_and_every_call_is_answered(case: Case) -> None:
     open_calls: set[str] = set()
     for index, turn in enumerate(case.turns):

@@ -14,6 +14,7 @@ from synopsis.eval.section_accuracy import (
     ends_mid_request,
     is_empty,
     score_sections,
+    sum_scores,
 )
 
 SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
@@ -62,6 +63,26 @@ def test_an_item_counts_only_in_its_own_section() -> None:
     score = score_sections(CHECKPOINT, truth, frozenset(range(9)), end=10, unfinished=False)
     assert score.by_kind == {"goal": (1, 1), "decision": (1, 2), "failure": (1, 1)}
     assert score.missed == ("d2",)
+
+
+def test_a_finished_request_counts_under_done_but_not_in_critical_context() -> None:
+    text = CHECKPOINT.replace(
+        "### Done\n", "### Done\n- Finished: “Rename the CSV export flag” → renamed it\n"
+    )
+    truth = [
+        item("g1", "goal", 1, "Rename the CSV export flag"),
+        item("g2", "goal", 2, "exp-stg-7"),  # a value that only Critical Context names
+    ]
+    score = score_sections(text, truth, frozenset(range(9)), end=10, unfinished=False)
+    assert score.by_kind == {"goal": (1, 2)} and score.missed == ("g2",)
+
+
+def test_the_task_figure_leaves_goals_out() -> None:
+    truth = [item("g", "goal", 1, "nowhere at all"), item("d", "decision", 3, "CSV dialect")]
+    score = score_sections(CHECKPOINT, truth, frozenset(range(9)), end=10, unfinished=False)
+    totals = sum_scores([score])
+    assert totals.task == (1, 1) and (totals.hit, totals.total) == (1, 2)
+    assert totals.to_json()["decisionsAndTaskState"] == {"inOwnSection": 1, "items": 1}
 
 
 def test_a_resolved_failure_under_blocked_is_counted() -> None:

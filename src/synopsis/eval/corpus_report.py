@@ -239,10 +239,11 @@ def sections_table(results: Sequence[StageResult]) -> Table:
         table.add_column(condition, justify="right")
     for kind in SCORED_KINDS:
         table.add_row(kind, *(_pct(*t.by_kind.get(kind, (0, 0))) for t in final.values()))
-    table.add_row("all", *(_pct(t.hit, t.total) for t in final.values()), style="bold")
+    table.add_row("decision + task state", *(_pct(*t.task) for t in final.values()), style="bold")
+    table.add_row("all", *(_pct(t.hit, t.total) for t in final.values()))
     table.add_row(
         "resolved failure under Blocked",
-        *(f"{t.resolved_blocked}/{t.resolved_failures} labelled" for t in final.values()),
+        *(f"{t.resolved_blocked}/{t.resolved_failures} (all stages)" for t in every.values()),
     )
     table.add_row(
         "In Progress empty, request open",

@@ -9,7 +9,8 @@ and counts, for the truth items of the turns the checkpoint replaced (items whos
 still kept verbatim are left out: the checkpoint need not repeat them):
 
 * per kind (goal, decision, failure, state), the items whose tokens all stand in one of
-  the kind's sections;
+  the kind's sections (a request is in place under Goal while open and under Done once
+  finished: the checkpoint moves finished requests there);
 * failures labelled as resolved (tag ``resolved`` or a ``resolved_turn`` before the end
   of the stage) that still stand under Blocked;
 * stages whose last request is unfinished (the label ``unfinished`` on the case, else the
@@ -27,8 +28,10 @@ from typing import Any
 from synopsis.eval.labels import contains
 
 SCORED_KINDS = ("goal", "decision", "failure", "state")
+TASK_KINDS = ("decision", "failure", "state")
+"""The decisions and the task state (what was done, what failed): issue 12's measure."""
 SECTIONS_OF: Mapping[str, tuple[str, ...]] = {
-    "goal": ("goal",),
+    "goal": ("goal", "done"),
     "decision": ("decisions",),
     "failure": ("blocked", "failed", "in_progress", "done"),
     "state": ("done", "in_progress", "blocked", "failed", "next"),
@@ -169,10 +172,17 @@ class SectionTotals:
     def total(self) -> int:
         return sum(t for _, t in self.by_kind.values())
 
+    @property
+    def task(self) -> tuple[int, int]:
+        """(in their own section, items) over the decision and task-state kinds."""
+        pairs = [self.by_kind.get(k, (0, 0)) for k in TASK_KINDS]
+        return sum(h for h, _ in pairs), sum(t for _, t in pairs)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "inOwnSection": self.hit,
             "items": self.total,
+            "decisionsAndTaskState": {"inOwnSection": self.task[0], "items": self.task[1]},
             "byKind": {k: {"inOwnSection": h, "items": t} for k, (h, t) in self.by_kind.items()},
             "resolvedFailures": self.resolved_failures,
             "resolvedListedAsBlocked": self.resolved_blocked,
