@@ -296,7 +296,8 @@ def test_an_unknown_tool_still_counts_with_its_arguments() -> None:
         ],
     ]
     found = checkpoint(messages)
-    assert "read_shard `shard=3` ×3 → ok" in found["done"]
+    # each call's arguments are named: the label never stands for calls it does not name
+    assert "read_shard ×3: `shard=1`, `shard=2`, `shard=3` → ok" in found["done"]
 
 
 def test_focus_is_stated_and_ranked_first() -> None:
@@ -549,3 +550,51 @@ def test_a_step_with_its_reason_and_the_users_own_plan_are_decisions() -> None:
     assert "drop the raw thumbnails from the archive since they are rebuilt" in decisions
     assert "i'd rather keep them plain" in decisions
     assert "check the size first" not in decisions  # a step without a reason
+
+
+# --- Done says what each group of calls did -------------------------------------------------
+
+
+def test_different_commands_of_one_program_are_not_one_label() -> None:
+    messages = [
+        user("Where do the fixture loaders live?"),
+        *bash("f1", "find tests -name 'conftest.py'", "tests/conftest.py"),
+        *bash("f2", "find src -name '*loader*'", "src/io/loader.py"),
+        *bash("f3", "find src -name '*loader*'", "src/io/loader.py"),
+        say("They are in src/io/loader.py, used by tests/conftest.py."),
+    ]
+    done = checkpoint(messages)["done"]
+    assert "bash `find` ×3: 2 different commands, latest `find src -name '*loader*'`" in done
+    assert "find tests -name 'conftest.py'` ×3" not in done
+
+
+def test_a_successful_command_states_what_it_reported() -> None:
+    runner = "collected 14 items\n\n..............\n\n============ 14 passed in 0.41s ============"
+    messages = [
+        user("Make the date parser accept ISO week dates."),
+        *bash("t1", "pytest -q tests/test_dates.py", runner),
+        say("Week dates parse now; the suite passes."),
+    ]
+    done = checkpoint(messages)["done"]
+    assert "pytest -q tests/test_dates.py` → ok (============ 14 passed in 0.41s" in done
+
+
+def test_a_listing_command_reports_no_outcome_of_its_own() -> None:
+    messages = [
+        user("Which migrations were applied?"),
+        *bash("c1", "cat migrations/applied.txt", "0007 Applied edit to users table"),
+        say("Seven so far."),
+    ]
+    assert "Applied edit" not in checkpoint(messages)["done"]
+
+
+def test_an_argv_list_command_is_read_as_the_command_it_runs() -> None:
+    failing = "src/report.ts(12,3): error TS2304: Cannot find name 'Totals'.\nexit code: 2"
+    messages = [
+        user("Fix the type error in the report module."),
+        act(call("c1", "shell", command=["bash", "-lc", "npx tsc --noEmit"], timeout_ms=60000)),
+        result("c1", "shell", failing, error=True),
+    ]
+    blocked = checkpoint(messages)["blocked"]
+    assert "bash `npx tsc --noEmit` failed: src/report.ts(12,3): error TS2304" in blocked
+    assert "timeout_ms" not in blocked

@@ -17,6 +17,7 @@ does not bring them back.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 from typing import Any
 
@@ -103,7 +104,7 @@ class ToolLedger:
         known = self.calls.get(call_id)
         if digest(call_id) in self.folded or (known is not None and known.called):
             return []
-        arguments = tool_arguments(call)
+        arguments = _with_command_text(tool_arguments(call))
         name = canonical_tool(name, arguments)
         if name in _FILE_TOOLS and "path" not in arguments:
             arguments = {**arguments, "path": _path_of(arguments)}
@@ -332,6 +333,8 @@ def _judged(
     failure = reported_failure(text)
     if failure is None:
         made = _made(command, text) if command is not None else None
+        if made is None and _acts(record.name, command):
+            made = reported_outcome(text)  # what it achieved, not what it showed
         return replace(record, status="ok", outcome=made or record.outcome)
     if record.name == "read" or (command is not None and _shows_text(command)):
         return replace(record, status="ok", outcome=f"output shows: {failure}")
@@ -362,6 +365,63 @@ def names_made(outcome: str) -> bool:
 def _shows_text(command: str) -> bool:
     key = command_key(command)
     return key in _VIEW_PROGRAMS or key.split(" ", 1)[0] in _VIEW_PROGRAMS
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh"})
+
+
+def _with_command_text(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments whose ``command`` is an argv list (Codex: ``["bash", "-lc", "npm test"]``,
+    ``["apply_patch", "*** Begin Patch …"]``) with the command as the text a shell runs:
+    the script a shell is given, else the words joined."""
+    command = arguments.get("command")
+    if not isinstance(command, list) or not command:
+        return arguments
+    words = [w for w in command if isinstance(w, str)]
+    if len(words) != len(command):
+        return arguments
+    if len(words) >= 3 and words[0] in _SHELLS and words[1] in ("-c", "-lc", "-l", "-ic"):
+        text = words[-1]
+    else:
+        text = " ".join(shlex.quote(w) if "\n" not in w else w for w in words)
+    return {**arguments, "command": text}
+
+
+_OUTCOME_LINE = re.compile(
+    r"^[ \t]*(?:[✓✔√]\s*)?(?:"
+    r"(?:test result: \w+|Tests?:?|Test Files)\b.*\d+ pass(?:ed|ing)\b.*|"
+    r".*\b\d+ (?:passed|passing|tests? passed|files? changed)\b.*|"
+    r"Checked \d+ files?\b.*|No (?:fixes|changes|issues|errors)\b.*|"
+    r"(?:Applied edit to|Success(?:fully)?|Created|Wrote|Updated|Deleted|Removed|Installed|"
+    r"Added|Moved|Renamed|Built|Compiled|Finished|Done)\b.*"
+    r")$",
+    re.MULTILINE,
+)
+"""A line in which a command reports what it achieved: a test runner's summary, a
+linter's count, a tool's "Applied edit to …", "Success. Updated the following files"."""
+_MAX_OUTCOME_LINES = 3
+
+
+def reported_outcome(text: str) -> str | None:
+    """What a successful call's output says it achieved, verbatim: its last few outcome
+    lines (a test summary, the files an edit applied to), else None."""
+    lines = [m.group().strip() for m in _OUTCOME_LINE.finditer(text[-_OUTCOME_SCAN:])]
+    distinct = list(dict.fromkeys(cap(line, 120) for line in lines if line))
+    return "; ".join(distinct[-_MAX_OUTCOME_LINES:]) or None
+
+
+_OUTCOME_SCAN = 20_000
+_FETCHERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "lynx", "w3m"})
+_LOOKUP_TOOL = re.compile(r"fetch|search|browse|web|http|url|query|lookup|get|list|view|read", re.I)
+
+
+def _acts(name: str, command: str | None) -> bool:
+    """Whether a call changes or checks something (a build, a test run, an edit) rather
+    than shows text (a file, a page, a search): only then is its output's outcome line
+    its own report and not somebody else's words."""
+    if command is not None:
+        return not _shows_text(command) and command_key(command) not in _FETCHERS
+    return name in ("edit", "write") or not _LOOKUP_TOOL.search(name)
 
 
 def _target(name: str, arguments: dict[str, Any]) -> str:

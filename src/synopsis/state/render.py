@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from synopsis.state._commands import resolution_key
+from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted
 from synopsis.state._progress import is_finished, is_stated_choice
 from synopsis.state._text import (
@@ -432,9 +432,7 @@ def _done_groups(
         if not ok:
             continue  # only failures: they stand in Blocked / Failed Approaches
         last = records[-1]
-        label = _command_label(last)
-        count = f" ×{len(records)}" if len(records) > 1 else ""
-        line = f"- {label}{count} → {_result(last)}"
+        line = f"- {_group_label(records)} → {_result(last)}"
         if last.status == "ok" and len(ok) < len(records):
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
@@ -462,6 +460,36 @@ def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decisio
         if not any(contains_value(d.text, v) for v in stale)
         and (d.source == "user" or is_stated_choice(d.text))
     ]
+
+
+_GROUP_SHOWN = 3
+
+
+def _group_label(records: list[ToolCallRecord]) -> str:
+    """How a group of calls of one program or tool is named: the call itself when every
+    call was the same ("bash `git status` ×3"), else the program with how many different
+    calls it holds and which ("bash `find` ×12: 4 different commands, latest …"), so
+    that one label never stands for commands it does not name."""
+    last = records[-1]
+    count = f" ×{len(records)}" if len(records) > 1 else ""
+    labels: dict[str, int] = {}
+    for record in records:
+        key = _CD_PREFIX.sub("", record.target)
+        labels[key] = labels.get(key, 0) + 1
+    if len(labels) == 1:
+        return f"{_command_label(last)}{count}"
+    if last.name in SHELL_TOOLS:
+        program = resolution_key(last.name, last.target)[-1]
+        latest = _cap(_CD_PREFIX.sub("", last.target), _LABEL_CHARS)
+        kinds = f"{len(labels)} different commands"
+        return f"{last.name} {code(program)}{count}: {kinds}, latest {code(latest)}"
+    shown = sorted(labels.items(), key=lambda kv: -kv[1])[:_GROUP_SHOWN]
+    parts = ", ".join(
+        f"{code(_cap(t, 60)) if t else '(no arguments)'}{f' ×{n}' if n > 1 else ''}"
+        for t, n in shown
+    )
+    more = f" (+{len(labels) - _GROUP_SHOWN} more)" if len(labels) > _GROUP_SHOWN else ""
+    return f"{last.name}{count}: {parts}{more}"
 
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
