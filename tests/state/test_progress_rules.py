@@ -598,3 +598,22 @@ def test_an_argv_list_command_is_read_as_the_command_it_runs() -> None:
     blocked = checkpoint(messages)["blocked"]
     assert "bash `npx tsc --noEmit` failed: src/report.ts(12,3): error TS2304" in blocked
     assert "timeout_ms" not in blocked
+
+
+def test_an_open_request_is_still_named_when_the_cap_bites() -> None:
+    listing = "\n".join(
+        f"{n:07x} chore: bump build number {n}" for n in range(0xA1B2C30, 0xA1B2C48)
+    )
+    messages = [
+        user("Find which commit broke the nightly export job."),
+        *bash("l1", "git log --oneline -24", listing),
+        *bash("b1", "git bisect start HEAD a1b2c30", "Bisecting: 11 revisions left to test"),
+    ]
+    text = asyncio.run(
+        EmbeddedSummarizer().summarize(
+            SummaryRequest(SummaryKind.HISTORY, "", messages, max_tokens=120)
+        )
+    ).text
+    in_progress = dict((k, "\n".join(v)) for k, _, v in parse_sections(text)).get("in_progress", "")
+    # the rows of a listing go before the task state an agent continues from
+    assert "Working on: “Find which commit broke the nightly export job.”" in in_progress

@@ -78,6 +78,10 @@ P_KEPT = 9
 """The latest decisions and failures: kept at the size target like pinned values (the
 hard cap may still drop them; the guard never restores them)."""
 P_BLOCKED = 10
+P_OPEN_STEP = P_BLOCKED
+"""That a request is open (In Progress names it, in a short line): the task state an
+agent continues from (seed 001), so it outlasts the values when the hard cap bites,
+like an open failure."""
 P_PINNED_GOAL = 11
 
 _CONTEXT_CHARS = 120
@@ -335,7 +339,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     current = _open_request(state)
     if current is not None:
         line = f"- Working on: “{_short(current.text)}”"
-        yield _Item(in_progress, line, P_IN_PROGRESS, order())
+        yield _Item(in_progress, line, P_OPEN_STEP, order())
         if current.outcome is not None:
             line = f"- Last report: {_cap(current.outcome, _OUTCOME_CHARS)}"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
@@ -552,8 +556,13 @@ def _context_items(
         # unless it is one of a listing
         reported = identifier.kind in _REPORTED_KEEP_KINDS and not (
             identifier.written == "tool"
-            and identifier.entry_id is not None
-            and listed.get((identifier.entry_id, identifier.kind), 0) >= _LISTING
+            and (
+                (
+                    identifier.entry_id is not None
+                    and listed.get((identifier.entry_id, identifier.kind), 0) >= _LISTING
+                )
+                or _heads_a_row(identifier)
+            )
         )
         priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
         if stated.get(context, -1) >= priority and contains_value(context, identifier.value):
@@ -594,6 +603,17 @@ _PRIOR_TARGETS = {
     "critical": ("critical", P_PRIOR_CONTEXT),
     "suffix_context": ("critical", P_PRIOR_CONTEXT),
 }
+
+
+_ROW_HEAD = re.compile(r"^(?:commit |[-*]\s+|\|\s*)?$")
+
+
+def _heads_a_row(identifier: Identifier) -> bool:
+    """Whether a reported value opens its line of output (``a41f0c2 feat: …`` in ``git log
+    --oneline``, ``commit 9245…``, a table's first cell): a row of a listing — the entry
+    it came from need not be known — not the one handle a step made (``[main 6322cf4] …``)."""
+    at = identifier.context.find(identifier.value)
+    return at >= 0 and bool(_ROW_HEAD.match(identifier.context[:at]))
 
 
 def _merge_previous(
