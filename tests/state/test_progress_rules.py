@@ -617,3 +617,22 @@ def test_an_open_request_is_still_named_when_the_cap_bites() -> None:
     in_progress = dict((k, "\n".join(v)) for k, _, v in parse_sections(text)).get("in_progress", "")
     # the rows of a listing go before the task state an agent continues from
     assert "Working on: “Find which commit broke the nightly export job.”" in in_progress
+
+
+# --- Key Decisions hold choices, not steps told or options offered ---------------------------
+
+
+def test_options_offered_and_steps_announced_are_not_decisions() -> None:
+    messages = [
+        user("The CSV import drops rows with quoted newlines."),
+        say(
+            "I’ll switch the reader to the csv module because it handles quoted newlines. "
+            "Then I’ll run the import suite. "
+            "I could also add a fallback parser or strip the newlines first if needed. "
+            "If you want a dry-run flag as well, say the word."
+        ),
+    ]
+    decisions = checkpoint(messages).get("decisions", "")
+    assert "switch the reader to the csv module because it handles quoted newlines" in decisions
+    assert "import suite" not in decisions
+    assert "fallback parser" not in decisions and "dry-run" not in decisions

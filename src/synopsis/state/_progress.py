@@ -198,6 +198,10 @@ def is_stated_choice(text: str) -> bool:
         return False  # a lead-in, an exclamation, or a list item torn from its list
     if _NARRATION.match(stripped):
         return False  # the next step or the change just made, told as it happens
+    if stripped[0].islower():
+        return False  # a piece of a sentence or of a list, not a statement of its own
+    if _OPTION.search(stripped):
+        return False  # an option offered or kept open, not one taken
     return not re.search(
         r"\b(?:help you|happy to|glad to|let me know|i bet|maybe|perhaps|probably|"
         r"might|i guess|i suspect)\b|可能|也许|大概",
@@ -206,11 +210,23 @@ def is_stated_choice(text: str) -> bool:
     )  # a pleasantry or a guess chooses nothing
 
 
+_OPTION = re.compile(
+    r"\bif (?:needed|necessary|required|you (?:want|prefer|like|'d like|agree))\b|"
+    r"\bsay the word\b|\bwould you like\b|\bshould I\b|\bor (?:we|I) could\b|"
+    r"\bcould (?:also )?(?:try|use|add|switch)\b|如果需要|如果你(?:想|愿意)",
+    re.IGNORECASE,
+)
+"""An option offered or left open ("I'll align the paths or add a special case if
+needed", "If you want …, say the word"): nothing was chosen."""
+
 _NARRATION = re.compile(
-    r"^(?:now|next|first|then|ok(?:ay)?|great|perfect)?,?\s*(?:i'?ll|let me|i'?m going to) "
-    r"(?:add|check|read|look|run|update|create|fix|write|open|try|start|see|test)\b|"
+    r"^(?:now|next|first|then|ok(?:ay)?|great|perfect)?,?\s*(?:i['’]?ll|i will|let me|let['’]?s|"
+    r"i['’]?m going to) (?:now )?"
+    r"(?:add|check|read|look|run|update|create|fix|write|open|try|start|see|test|analy[sz]e|"
+    r"review|commit|stage|push|install|scan|implement|examine|investigate|explore|search|"
+    r"verify|build|rerun|re-run|continue|proceed|help|systematically)\b|"
     r"^(?:(?:the|this|it|that) )?[\w`\"'.()-]+(?: [\w`\"'.()-]+){0,3} now (?:just )?"
-    r"(?:uses|takes|returns|has|is|shows|calls|reads|renders)\b|"
+    r"(?:uses|takes|returns|has|is|shows?|calls|reads|renders|displays|includes|works|runs)\b|"
     r"^(?:now )?it (?:now )?(?:just )?(?:uses|takes|returns)\b|"
     r"^the \w+ changed\b",
     re.IGNORECASE,
