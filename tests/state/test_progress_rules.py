@@ -636,3 +636,25 @@ def test_options_offered_and_steps_announced_are_not_decisions() -> None:
     assert "switch the reader to the csv module because it handles quoted newlines" in decisions
     assert "import suite" not in decisions
     assert "fallback parser" not in decisions and "dry-run" not in decisions
+
+
+def test_placeholder_links_in_output_are_not_context_but_the_users_are() -> None:
+    sample = "# Sample\nSee [the docs](https://docs.example.com/intro) or mail ops@example.org."
+    messages = [
+        user("Render the sample page; our staging host is https://staging.example.com."),
+        act(call("r1", "read", path="fixtures/sample.md")),
+        result("r1", "read", sample),
+        say("The sample renders; the link goes to https://docs.example.com/intro."),
+    ]
+    critical = checkpoint(messages).get("critical", "")
+    assert "https://staging.example.com" in critical  # the user typed it: theirs to mean
+    assert "docs.example.com" not in critical and "ops@example.org" not in critical
+
+
+def test_an_edit_tool_result_adds_no_outcome_to_the_last_step() -> None:
+    messages = [
+        user("Rename the retry flag in the client."),
+        act(call("e1", "edit", path="src/client.py", oldText="retry", newText="retries")),
+        result("e1", "edit", "Successfully replaced text in src/client.py."),
+    ]
+    assert "Successfully replaced" not in checkpoint(messages)["text"]

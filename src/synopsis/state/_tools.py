@@ -416,12 +416,14 @@ _LOOKUP_TOOL = re.compile(r"fetch|search|browse|web|http|url|query|lookup|get|li
 
 
 def _acts(name: str, command: str | None) -> bool:
-    """Whether a call changes or checks something (a build, a test run, an edit) rather
-    than shows text (a file, a page, a search): only then is its output's outcome line
-    its own report and not somebody else's words."""
+    """Whether a call changes or checks something (a build, a test run, an agent's edit
+    step) rather than shows text (a file, a page, a search): only then is its output's
+    outcome line its own report and not somebody else's words."""
     if command is not None:
         return not _shows_text(command) and command_key(command) not in _FETCHERS
-    return name in ("edit", "write") or not _LOOKUP_TOOL.search(name)
+    if name in _FILE_TOOLS:
+        return False  # "Successfully replaced text in …": Done says which files were edited
+    return not _LOOKUP_TOOL.search(name)
 
 
 def _target(name: str, arguments: dict[str, Any]) -> str:

@@ -542,7 +542,7 @@ def _context_items(
         for f in state.current_facts()
     }
     for identifier in state.identifiers:
-        if identifier.superseded_by is not None:
+        if identifier.superseded_by is not None or _placeholder(identifier):
             continue
         context = one_line(identifier.context)
         line = identifier_line(identifier, stale)
@@ -605,13 +605,33 @@ _PRIOR_TARGETS = {
 }
 
 
+_RESERVED_HOST = re.compile(
+    r"^(?:[a-z]+://)?(?:[^/@\s]*@)?(?:[\w-]+\.)*example\.(?:com|org|net)(?=[/:?#]|$)",
+    re.IGNORECASE,
+)
+
+
+def _placeholder(identifier: Identifier) -> bool:
+    """Whether a value is a documentation placeholder: a link or address at
+    ``example.com`` / ``.org`` / ``.net`` (reserved, RFC 2606) in a tool's
+    output or the assistant's sample text names nothing a later step can use (a test
+    fixture's link, a sample author). The user may still type one on purpose."""
+    typed_by_user = identifier.source == "user" and identifier.written == "typed"
+    if typed_by_user or identifier.kind not in ("url", "email"):
+        return False
+    value = identifier.value.split("@", 1)[-1] if identifier.kind == "email" else identifier.value
+    return bool(_RESERVED_HOST.match(value))
+
+
 _ROW_HEAD = re.compile(r"^(?:commit |[-*]\s+|\|\s*)?$")
 
 
 def _heads_a_row(identifier: Identifier) -> bool:
-    """Whether a reported value opens its line of output (``a41f0c2 feat: …`` in ``git log
-    --oneline``, ``commit 9245…``, a table's first cell): a row of a listing — the entry
-    it came from need not be known — not the one handle a step made (``[main 6322cf4] …``)."""
+    """Whether a reported commit opens its line of output (``a41f0c2 feat: …`` in ``git
+    log --oneline``, ``commit 9245…``): a row of a listing — the entry it came from need
+    not be known — not the one handle a step made (``[main 6322cf4] …``)."""
+    if identifier.kind not in ("sha", "commit"):
+        return False  # an order or booking id heading its line is the handle a step made
     at = identifier.context.find(identifier.value)
     return at >= 0 and bool(_ROW_HEAD.match(identifier.context[:at]))
 
