@@ -111,6 +111,8 @@ def is_pinned_identifier(identifier: Identifier) -> bool:
         return False  # paths travel in the file lists; the rules that name them are pinned
     if identifier.source == "summary" or identifier.written == "tool":
         return False  # read back from a checkpoint, or reported in a tool's output
+    if _placeholder(identifier):
+        return False  # a documentation placeholder names nothing (not shown either)
     if identifier.written in ("pasted", "harness"):  # reference: only strong kinds stay
         return identifier.kind in STRONG_KINDS
     return identifier.source == "user" or identifier.kind in STRONG_KINDS
