@@ -93,8 +93,10 @@ def test_a_resolved_failure_under_blocked_is_counted() -> None:
     score = score_sections(CHECKPOINT, truth, frozenset(range(9)), end=10, unfinished=True)
     assert (score.resolved_failures, score.resolved_blocked) == (2, 1)
     assert score.empty_while_unfinished
-    early = score_sections(CHECKPOINT, truth[1:], frozenset(range(9)), end=7, unfinished=True)
+    early = score_sections(CHECKPOINT, truth[1:], frozenset(range(7)), end=7, unfinished=True)
     assert early.resolved_failures == 0  # not yet resolved when that stage ended
+    kept = score_sections(CHECKPOINT, truth[1:], frozenset(range(7)), end=10, unfinished=True)
+    assert kept.resolved_failures == 0  # the fix is in the kept messages, not summarized
 
 
 def test_a_conversation_that_stops_before_the_answer_is_mid_request() -> None:

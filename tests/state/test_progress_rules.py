@@ -658,3 +658,29 @@ def test_an_edit_tool_result_adds_no_outcome_to_the_last_step() -> None:
         result("e1", "edit", "Successfully replaced text in src/client.py."),
     ]
     assert "Successfully replaced" not in checkpoint(messages)["text"]
+
+
+@pytest.mark.parametrize(
+    ("output", "error"),
+    [
+        ("Tokens: 2k sent\n\n# 2 SEARCH/REPLACE blocks failed to match!\n", "# 2 SEARCH/REPLACE"),
+        ("yq: error: bad expression at line 1", "yq: error: bad expression"),
+        ("mkcert not found", "mkcert not found"),
+    ],
+)
+def test_output_that_says_it_failed_is_a_failure_without_a_flag(output: str, error: str) -> None:
+    messages = [
+        user("Apply the header change."),
+        act(call("a1", "apply_step", step="edit reply")),
+        result("a1", "apply_step", output),
+    ]
+    assert error in checkpoint(messages)["blocked"]
+
+
+def test_a_count_of_zero_failures_is_no_failure() -> None:
+    messages = [
+        user("Run the linter."),
+        act(call("a1", "lint_step", step="all")),
+        result("a1", "lint_step", "Checked 40 files: 0 problems failed validation"),
+    ]
+    assert "(none)" in checkpoint(messages)["blocked"]

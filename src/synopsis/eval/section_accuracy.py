@@ -11,8 +11,8 @@ still kept verbatim are left out: the checkpoint need not repeat them):
 * per kind (goal, decision, failure, state), the items whose tokens all stand in one of
   the kind's sections (a request is in place under Goal while open and under Done once
   finished: the checkpoint moves finished requests there);
-* failures labelled as resolved (tag ``resolved`` or a ``resolved_turn`` before the end
-  of the stage) that still stand under Blocked;
+* failures labelled as resolved (tag ``resolved``, or a ``resolved_turn`` among the
+  replaced turns: the checkpoint saw the fix) that still stand under Blocked;
 * stages whose last request is unfinished (the label ``unfinished`` on the case, else the
   stage ends on a user message, a tool call or a tool result — mid-request by
   construction) while In Progress is empty.
@@ -90,10 +90,12 @@ def ends_mid_request(turns: Sequence[Mapping[str, Any]]) -> bool:
     return role in ("user", "tool") or (role == "assistant" and bool(last.get("tool_calls")))
 
 
-def _resolved_by(item: Mapping[str, Any], end: int) -> bool:
+def _resolved_by(item: Mapping[str, Any], replaced: frozenset[int]) -> bool:
+    """Whether the checkpoint saw the failure resolved: the turn that resolves it is one
+    of those it replaced (a fix in the kept messages is read there, verbatim)."""
     turn = item.get("resolved_turn")
     if isinstance(turn, int):
-        return turn < end
+        return turn in replaced
     return "resolved" in item.get("tags", ())
 
 
@@ -141,7 +143,7 @@ def score_sections(
         tally[1] += 1
         if not ok:
             missed.append(str(item.get("id", "")))
-        if kind == "failure" and _resolved_by(item, end):
+        if kind == "failure" and _resolved_by(item, replaced_turns):
             resolved += 1
             blocked = sections.get("blocked", "")
             resolved_blocked += bool(tokens) and all(contains(blocked, t) for t in tokens)

@@ -126,7 +126,9 @@ _FAILURE_LINE = re.compile(
     r"^An error occurred \(|"
     r"^[\w./-]+\(\d+,\d+\): error TS\d+|\berror TS\d+:|^Traceback \(most recent call last\)|"
     r"ELIFECYCLE|\bCommand failed\b|^\S+: .*(?:Access denied|Permission denied|"
-    r"command not found|No such file or directory)",
+    r"command not found|No such file or directory)|"
+    r"^[#>*!\s]*[1-9]\d* [\w/ .-]{1,40}? (?:failed|did not (?:match|apply))\b|"
+    r"^[\w.-]+: (?:error|fatal)\b|^[\w.-]+:? (?:command )?not found\.?$",
     re.MULTILINE,
 )
 _FAILING_TEST = re.compile(r"^\s*FAIL\s+(\S.*?)\s*$", re.MULTILINE)
