@@ -684,3 +684,14 @@ def test_a_count_of_zero_failures_is_no_failure() -> None:
         result("a1", "lint_step", "Checked 40 files: 0 problems failed validation"),
     ]
     assert "(none)" in checkpoint(messages)["blocked"]
+
+
+def test_a_lead_in_is_joined_by_the_explicit_ask_that_follows() -> None:
+    text = (
+        "Clean up the export job next. It has been bugging the on-call people. "
+        "The vendor moved their SFTP host last month. "
+        "Could you point the job at the new host and add a retry around the upload?"
+    )
+    goal = checkpoint([user(text)])["goal"]
+    assert "Clean up the export job next." in goal
+    assert "Could you point the job at the new host and add a retry around the upload?" in goal

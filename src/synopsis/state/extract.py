@@ -144,12 +144,25 @@ def goal_text(line: str) -> str:
         last = first
     while ends[last] - starts[first] > MAX_GOAL_CHARS and first < last:
         first += 1  # keep the request, drop the oldest context
-    return head[starts[first] : ends[last]][:MAX_SENTENCE].strip()
+    goal = head[starts[first] : ends[last]][:MAX_SENTENCE].strip()
+    # A lead-in that only names the work ("Ok, now to tackle some tech debt.") is followed
+    # by the explicit ask ("Can you update my project to use …?"): that one joins it.
+    later = next(
+        (i for i in range(last + 1, len(ends)) if _ASKS.search(head[starts[i] : ends[i]].strip())),
+        None,
+    )
+    if later is not None and not _ASKS.search(goal):
+        ask = head[starts[later] : ends[later]].strip()
+        joined = f"{goal} … {ask}" if later > last + 1 else f"{goal} {ask}"
+        if len(joined) <= MAX_GOAL_CHARS + len(goal):
+            return joined[: MAX_SENTENCE + MAX_GOAL_CHARS]
+    return goal
 
 
 MAX_GOAL_CHARS = 300
 _ASKS = re.compile(
-    r"[?？]\s*$|^(?:please|pls|can you|could you|would you|i need|i want|i'?d like|we need|"
+    r"[?？]\s*$|^(?:please|pls|can you|could you|would you|i (?:really |also |just )?(?:need|want)|"
+    r"i'?d (?:really )?like|i would like|we need|"
     r"help me|let'?s)\b|请|帮我|麻烦|能不能|可以帮",
     re.IGNORECASE,
 )
