@@ -695,3 +695,16 @@ def test_a_lead_in_is_joined_by_the_explicit_ask_that_follows() -> None:
     goal = checkpoint([user(text)])["goal"]
     assert "Clean up the export job next." in goal
     assert "Could you point the job at the new host and add a retry around the upload?" in goal
+
+
+def test_a_routine_next_step_is_no_new_goal_and_keeps_the_request_open() -> None:
+    messages = [
+        user("Add a --dry-run flag to the sync command."),
+        act(call("e1", "edit", path="cli/sync.py", oldText="def sync(", newText="def sync(dry,")),
+        result("e1", "edit", "ok"),
+        say("Added the flag; the sync command now has --dry-run."),
+        user("Great, please commit"),
+    ]
+    found = checkpoint(messages)
+    assert "Great, please commit" not in found["goal"]
+    assert "Working on: “Add a --dry-run flag to the sync command.”" in found["in_progress"]

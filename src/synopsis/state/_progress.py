@@ -81,6 +81,25 @@ def is_reply(text: str) -> bool:
     return len(line) <= MAX_REPLY and bool(_REPLY_OPENER.match(line))
 
 
+_FOLLOW_UP = re.compile(
+    r"^(?:(?:nice|great|perfect|cool|awesome|good|ok(?:ay)?|thanks?|thank you|lgtm|looks good)"
+    r"[\s,.!:;-]+)*(?:(?:now|then|please|pls|and|so)\s+)*"
+    r"(?:commit|push|commit and push|continue|proceed|go ahead|do it|try again|retry|"
+    r"run (?:it|them|the tests)|merge(?: it)?|ship it|deploy(?: it)?|keep going|carry on|"
+    r"提交|推送|继续)"
+    r"(?:\s+(?:it|this|that|them|now|please|pls|too|as well|then|the changes|these changes))*"
+    r"[\s.!。！]*$",
+    re.IGNORECASE,
+)
+
+
+def is_follow_up(text: str) -> bool:
+    """Whether a user message only asks for the next routine step of the work under way
+    ("Nice, please commit", "ok push it", "继续") and names nothing new: a step of the
+    current request, not a request of its own."""
+    return bool(_FOLLOW_UP.match(normalize_ws(text)))
+
+
 _SALIENT = re.compile(
     r"(?<![\w.:])\d+(?:[:.]\d+)*(?![\w])|(?<!\w)[A-Z][\w-]{2,}|[\u4e00-\u9fff]{2}"
 )

@@ -263,6 +263,9 @@ class _Builder:
         """Record a new request; returns whether the message was one."""
         line = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         low = pat.lower_same(line)
+        if self.goals and _progress.is_follow_up(text):
+            self._reopen_current()  # "Nice, please commit": one more step of it
+            return False
         if (
             len(text.strip()) < pat.MIN_GOAL_CHARS
             or _SLASH_COMMAND.match(line)
@@ -285,6 +288,12 @@ class _Builder:
             self.goals[goal] = Goal(goal, entry_id)
         self.tools.request = digest(goal)
         return True
+
+    def _reopen_current(self) -> None:
+        current = next(reversed(self.goals.values()), None)
+        if current is not None:
+            self.goals[current.text] = replace(current, outcome=None)
+            self.tools.request = digest(current.text)
 
     def _request_step(self, text: str, calls: bool) -> None:
         """The current request goes on (tool calls) or is answered (a final text)."""
