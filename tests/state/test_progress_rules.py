@@ -708,3 +708,40 @@ def test_a_routine_next_step_is_no_new_goal_and_keeps_the_request_open() -> None
     found = checkpoint(messages)
     assert "Great, please commit" not in found["goal"]
     assert "Working on: “Add a --dry-run flag to the sync command.”" in found["in_progress"]
+
+
+# --- Critical Context holds values, not what is merely shaped like one ---------------------------
+
+
+def test_usage_lines_style_colours_and_tag_like_values() -> None:
+    messages = [
+        user("Restyle the banner for the spring sale; the order we test with is #5512."),
+        act(call("s1", "edit_step", step="apply")),
+        result(
+            "s1",
+            "edit_step",
+            "Tokens: 8.1k sent, 512 received. Cost: $0.05 message, $0.31 session.\n"
+            "Applied edit to styles/banner.css\n  --banner-fg: #222;\n  background: #fafafa;",
+        ),
+        act(call("b1", "bash", command="ls reports/")),
+        result("b1", "bash", "report-<run-id>.md"),
+        say("Restyled; the report template is named report-<run-id>.md."),
+    ]
+    found = checkpoint(messages)
+    critical = found.get("critical", "")
+    assert "#5512" in found["text"]  # the user's own value stays
+    assert "$0.31" not in critical and "$0.05" not in critical
+    assert "#222" not in critical
+    assert "‹run-id>" not in found["text"]  # a value's own "<" is no tag to defuse
+
+
+def test_a_separator_line_is_never_read_back_as_an_item() -> None:
+    first = [
+        user("Split the settings page into tabs."),
+        act(call("e1", "edit", path="ui/settings.tsx", oldText="a", newText="b")),
+        result("e1", "edit", "ok"),
+        say("Split into three tabs."),
+    ]
+    previous = checkpoint(first)["text"] + "\n\n---\n"
+    again = checkpoint([user("Now add a tab for billing.")], previous_summary=previous)
+    assert "\n---" not in again.get("critical", "") and "- ---" not in again["text"]

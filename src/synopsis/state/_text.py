@@ -46,7 +46,15 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 """Control characters, line and paragraph separators, and lone surrogates (which no
 encoder can write)."""
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_TAG = re.compile(r"<(?=/?[A-Za-z][\w-]*(?:\s[^<>]*)?>)")
+_TAG = re.compile(
+    r"<(?=/?(?:summary|checkpoint|conversation|previous[-_]summary|read[-_]files|"
+    r"modified[-_]files|instructions|system|user|assistant|tool|[\w-]*(?:prompt|context|summary|"
+    r"instructions|reminder))(?:\s[^<>]*)?>)",
+    re.IGNORECASE,
+)
+"""The tags a checkpoint or the prompts around it are wrapped in (ours, Pi's, a harness'
+role and reminder tags): defused in content. Any other ``<…>`` (``<short-id>``, a
+generic ``List<T>``, ``<div>``) is a value and stays verbatim."""
 
 
 def one_line(text: str) -> str:

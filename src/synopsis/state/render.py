@@ -111,7 +111,7 @@ def is_pinned_identifier(identifier: Identifier) -> bool:
         return False  # paths travel in the file lists; the rules that name them are pinned
     if identifier.source == "summary" or identifier.written == "tool":
         return False  # read back from a checkpoint, or reported in a tool's output
-    if _placeholder(identifier):
+    if _placeholder(identifier) or _shaped_only(identifier):
         return False  # a documentation placeholder names nothing (not shown either)
     if identifier.written in ("pasted", "harness"):  # reference: only strong kinds stay
         return identifier.kind in STRONG_KINDS
@@ -546,6 +546,8 @@ def _context_items(
     for identifier in state.identifiers:
         if identifier.superseded_by is not None or _placeholder(identifier):
             continue
+        if _shaped_only(identifier):
+            continue
         context = one_line(identifier.context)
         line = identifier_line(identifier, stale)
         if identifier.slot in corrected_slots and identifier.source == "user":
@@ -613,6 +615,31 @@ _RESERVED_HOST = re.compile(
 )
 
 
+_USAGE_LINE = re.compile(
+    r"\b(?:tokens?|cost|usage|spent|billed)\b.{0,80}?\b(?:sent|received|session|message|"
+    r"request|prompt|completion)\b",
+    re.IGNORECASE,
+)
+_COLOUR_CONTEXT = re.compile(
+    r"(?:colou?r|background|fill|stroke|border|shadow|bg|fg)\b|:\s*$", re.I
+)
+
+
+def _shaped_only(identifier: Identifier) -> bool:
+    """Whether a value not typed by the user is merely shaped like one: an amount in an
+    agent's own usage line ("Tokens: 10k sent … Cost: $0.04 message, $0.10 session"),
+    an "issue" that is a colour in a style declaration ("--color-dark: #000;")."""
+    if identifier.source == "user" and identifier.written == "typed":
+        return False
+    context = identifier.context
+    if identifier.kind == "amount" and _USAGE_LINE.search(context):
+        return True
+    if identifier.kind == "issue":
+        at = context.find(identifier.value)
+        return at >= 0 and bool(_COLOUR_CONTEXT.search(context[max(0, at - 40) : at]))
+    return False
+
+
 def _placeholder(identifier: Identifier) -> bool:
     """Whether a value is a documentation placeholder: a link or address at
     ``example.com`` / ``.org`` / ``.net`` (reserved, RFC 2606) in a tool's
@@ -622,6 +649,20 @@ def _placeholder(identifier: Identifier) -> bool:
     if typed_by_user or identifier.kind not in ("url", "email"):
         return False
     value = identifier.value.split("@", 1)[-1] if identifier.kind == "email" else identifier.value
+    return bool(_RESERVED_HOST.match(value))
+
+
+_RULE_LINE = re.compile(r"^\s*(?:[-*]\s*)?[-*_=]{3,}\s*$")
+"""A horizontal rule (the separator before a turn prefix) read back as an item."""
+_VALUE_LINE = re.compile(r"^- (url|email): (\S+)")
+
+
+def _placeholder_line(text: str) -> bool:
+    """Whether a prior checkpoint's value line names a documentation placeholder."""
+    found = _VALUE_LINE.match(text)
+    if not found:
+        return False
+    value = found.group(2).split("@", 1)[-1] if found.group(1) == "email" else found.group(2)
     return bool(_RESERVED_HOST.match(value))
 
 
@@ -666,6 +707,8 @@ def _merge_previous(
                 not key
                 or key in seen
                 or key == "(none)"
+                or _RULE_LINE.match(text)
+                or _placeholder_line(text)
                 or _restated(text, values, paths)
                 or normalize_ws(item_text(text)) in retired
                 or any(contains_value(text, v) for v in stale)
