@@ -615,8 +615,9 @@ def test_an_open_request_is_still_named_when_the_cap_bites() -> None:
         )
     ).text
     in_progress = dict((k, "\n".join(v)) for k, _, v in parse_sections(text)).get("in_progress", "")
-    # the rows of a listing go before the task state an agent continues from
-    assert "Working on: “Find which commit broke the nightly export job.”" in in_progress
+    # the rows of a listing go before the task state an agent continues from (the open
+    # request itself is said once, under Goal)
+    assert "git bisect start HEAD a1b2c30" in in_progress
 
 
 # --- Key Decisions hold choices, not steps told or options offered ---------------------------
@@ -648,7 +649,8 @@ def test_placeholder_links_in_output_are_not_context_but_the_users_are() -> None
     ]
     critical = checkpoint(messages).get("critical", "")
     assert "https://staging.example.com" in critical  # the user typed it: theirs to mean
-    assert "docs.example.com" not in critical and "ops@example.org" not in critical
+    assert "url: https://docs.example.com" not in critical
+    assert "email: ops@example.org" not in critical
 
 
 def test_an_edit_tool_result_adds_no_outcome_to_the_last_step() -> None:
