@@ -52,6 +52,13 @@ def test_a_stale_value_was_said_before_the_update(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_an_update_names_the_values_it_replaced(case: Case) -> None:
+    for item in case.truth:
+        if "update" in item.get("tags", []):
+            assert item.get("stale"), item
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_resolved_failure_names_the_later_turn_that_fixed_it(case: Case) -> None:
     checks.check_resolved_failures(case)
 
