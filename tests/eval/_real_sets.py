@@ -58,6 +58,13 @@ def check_stale_values(case: Case) -> None:
             assert "update" in item.get("tags", []), item
 
 
+def check_updates_name_stale_values(case: Case) -> None:
+    """An item tagged ``update`` says which values it replaced."""
+    for item in case.truth:
+        if "update" in item.get("tags", []):
+            assert item.get("stale"), item
+
+
 def check_resolved_failures(case: Case) -> None:
     """``resolved_turn`` names a later turn of the same case, on failures only."""
     for item in case.truth:
@@ -83,8 +90,17 @@ def check_call_pairing(case: Case) -> None:
 
 
 def check_no_live_credentials(case: Case) -> None:
+    """A secret found in a source goes into a case only as an obvious fake."""
     text = json.dumps([*case.turns], ensure_ascii=False)
     assert not LIVE_SECRET.search(text)
+
+
+PER_CASE = (check_label_tokens, check_stale_values, check_call_pairing, check_no_live_credentials)
+"""The checks every case of a real-transcript set must pass (parametrize over case × check)."""
+
+
+def check_name(check: object) -> str:
+    return str(getattr(check, "__name__", check)).removeprefix("check_")
 
 
 def check_readme_lists_sources(folder: Path) -> None:

@@ -8,6 +8,7 @@ would run it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,6 @@ from tests.eval import _real_sets as checks
 
 REALDEV = Path(__file__).resolve().parents[1] / "data" / "realdev"
 CASES = load_corpus(REALDEV)
-IDS = checks.case_ids(CASES)
 
 
 def test_the_set_holds_real_cases_in_more_than_one_language() -> None:
@@ -25,35 +25,18 @@ def test_the_set_holds_real_cases_in_more_than_one_language() -> None:
     assert len({case.language for case in CASES}) >= 2
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_every_label_token_is_in_its_turn(case: Case) -> None:
-    checks.check_label_tokens(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_a_stale_value_was_said_before_the_update(case: Case) -> None:
-    checks.check_stale_values(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_a_resolved_failure_is_resolved_by_a_later_turn(case: Case) -> None:
-    checks.check_resolved_failures(case)
+@pytest.mark.parametrize(
+    "check", (*checks.PER_CASE, checks.check_resolved_failures), ids=checks.check_name
+)
+@pytest.mark.parametrize("case", CASES, ids=checks.case_ids(CASES))
+def test_each_case_is_well_formed(case: Case, check: Callable[[Case], None]) -> None:
+    check(case)
 
 
 def test_some_failures_are_labelled_resolved() -> None:
     # the eval's "resolved failure under Blocked" check needs labels to count
     resolved = [i for case in CASES for i in case.truth if "resolved_turn" in i]
     assert len(resolved) >= 10
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_every_tool_turn_answers_a_call_and_every_call_is_answered(case: Case) -> None:
-    checks.check_call_pairing(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_no_live_credential_shapes(case: Case) -> None:
-    checks.check_no_live_credentials(case)
 
 
 def test_the_readme_lists_every_case_with_its_source() -> None:
