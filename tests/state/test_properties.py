@@ -120,6 +120,7 @@ def test_extraction_never_raises_and_is_deterministic(messages: list[Any]) -> No
 # found by hypothesis: a short rule read again after the assistant's last words
 @example([user("Never Never"), user("Never Never Never"), say("Never")], False)
 @example([user("不是"), say("?")], False)
+@example([say("Never"), user("不要 Never")], False)
 def test_merging_again_is_idempotent(messages: list[Any], with_ids: bool) -> None:
     entry_ids = ids(messages) if with_ids else None
     state = extract_working_state(messages, entry_ids=entry_ids)
@@ -179,6 +180,8 @@ def test_guard_leaves_no_pinned_fact_out_and_is_idempotent(messages: list[Any], 
 
 @slow
 @given(st.lists(good_messages, max_size=10))
+@example([user("不是 instead of cus_Ab12Cd34Ef 不是")])  # a fact a goal states whole
+@example([user("Friday"), user("Now Friday")])
 def test_the_guard_finds_nothing_to_fix_in_an_embedded_summary(messages: list[Any]) -> None:
     request = SummaryRequest(SummaryKind.HISTORY, "", messages, max_tokens=100_000)
     text = asyncio.run(EmbeddedSummarizer().summarize(request)).text

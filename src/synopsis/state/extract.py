@@ -274,9 +274,9 @@ class _Builder:
             return False
         goal = goal_text(line)
         first = not self.goals and not self.folded_goals
-        if not first and _progress.is_reply(text):
-            return False  # an answer continues the request under way
         known = goal in self.goals or digest(goal) in self.folded_goals
+        if not first and not known and _progress.is_reply(text):
+            return False  # an answer continues the request under way (a request, asked again)
         if not first and not known and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
             return False
         if goal in self.goals:  # asked again (or merged again): open again, the latest

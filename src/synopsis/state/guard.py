@@ -66,6 +66,9 @@ class PinnedFact:
     line: str
     section: str
     entry_id: str | None = None
+    whole: str | None = None
+    """The fact as the user said it, before the value it replaced was cut from it: a
+    checkpoint that quotes that (a goal or rule in the same words) states it too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +135,11 @@ def pinned_facts(state: WorkingState) -> list[PinnedFact]:
         facts.append(PinnedFact("constraint", shown, line, "constraints", constraint.entry_id))
     for fact in state.current_facts():
         if fact.source == "user" and fact.written == "typed":
-            shown = one_line(without_old_values(stale_note(fact.text, stale)))
-            facts.append(PinnedFact("fact", shown, fact_line(shown), "critical", fact.entry_id))
+            said = one_line(stale_note(fact.text, stale))
+            shown = one_line(without_old_values(said))
+            facts.append(
+                PinnedFact("fact", shown, fact_line(shown), "critical", fact.entry_id, said)
+            )
     for identifier in state.identifiers:
         if is_pinned_identifier(identifier):
             line = identifier_line(identifier, stale)
@@ -180,7 +186,10 @@ def guard_summary(
             continue  # corrected by a message the checkpoint is followed by
         if later is not None:
             fact = replace(
-                fact, text=stale_note(fact.text, stale), line=stale_note(fact.line, stale)
+                fact,
+                text=stale_note(fact.text, stale),
+                line=stale_note(fact.line, stale),
+                whole=None if fact.whole is None else stale_note(fact.whole, stale),
             )
         seen = (summary, flat) if fact.kind == "identifier" else (with_restored, flat_restored)
         if not _present(fact, *seen):
@@ -381,7 +390,9 @@ def without_empty_sections(text: str) -> str:
 def _present(fact: PinnedFact, summary: str, flat: str) -> bool:
     if fact.kind == "identifier":
         return contains_value(summary, fact.text)
-    return normalize_ws(fact.text) in flat
+    return normalize_ws(fact.text) in flat or (
+        fact.whole is not None and normalize_ws(fact.whole) in flat
+    )
 
 
 # --- restoring into sections --------------------------------------------------------------
