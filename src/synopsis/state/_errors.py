@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 
+from synopsis.state._memo import remembered
 from synopsis.state._text import cap, normalize_ws
 
 MAX_ERROR_LINE = 300
@@ -56,6 +57,10 @@ def first_error_line(text: str) -> str:
     A structured error (``{"error": "SOLD_OUT", "message": …}``) gives its code and
     message; a test runner's report gives the first failing test and its reason.
     """
+    return _first_error_lines(text)
+
+
+def _first_error_line(text: str) -> str:
     structured = json_error(text)
     if structured:
         return cap(structured, MAX_ERROR_LINE)
@@ -77,9 +82,27 @@ def reported_failure(text: str) -> str | None:
     """The error line of output that reports a failure although the call itself was not
     flagged as failed (a tool returning ``{"ok": false, …}``, a test run with failures, a
     command printing ``ERROR: …``), else None."""
-    if json_error(text) or _RUNNER_FAILED.search(text) or _FAILURE_LINE.search(text[:_HEAD_CHARS]):
+    return _reported_failures(text)
+
+
+def _reported_failure(text: str) -> str | None:
+    if (
+        json_error(text)
+        or (_holds_any(text, _RUNNER_NEEDLES) and _RUNNER_FAILED.search(text))
+        or (_holds_any(head := text[:_HEAD_CHARS], _FAILURE_NEEDLES) and _FAILURE_LINE.search(head))
+    ):
         return first_error_line(text)
     return None
+
+
+_first_error_lines = remembered(_first_error_line)
+_reported_failures = remembered(_reported_failure)
+
+
+def _holds_any(text: str, needles: tuple[str, ...]) -> bool:
+    """A substring test before a pattern: many times faster than the pattern's scan, and
+    most output holds none of its needles."""
+    return any(map(text.__contains__, needles))
 
 
 def json_error(text: str) -> str | None:
@@ -120,6 +143,8 @@ _RUNNER_FAILED = re.compile(
     re.MULTILINE,
 )
 """A test runner's summary or marker of failed tests (pytest, jest, vitest, cargo, go)."""
+_RUNNER_NEEDLES = ("failed", "error", "FAILED", "Failed Tests", "--- FAIL: ")
+"""Every match of :data:`_RUNNER_FAILED` holds one of these (keep them in step)."""
 _FAILURE_LINE = re.compile(
     r"^\s*(?:ERROR|FATAL|fatal|error|npm ERR!|ERR!)(?:\[[^\]]*\])?[: ]|\AError: \S|"
     r"^\S*\d\d:\d\d\S*\s+(?:\[[^\]]*\]\s+)?(?:ERROR|FATAL|PANIC)\b|\"level\":\s*\"(?:error|fatal)\"|"
@@ -131,6 +156,10 @@ _FAILURE_LINE = re.compile(
     r"^[\w.-]+: (?:error|fatal)\b|^[\w.-]+:? (?:command )?not found\.?$",
     re.MULTILINE,
 )
+_FAILURE_NEEDLES = ("ERR", "FATAL", "fatal", "error", "Error: ", "PANIC", "Traceback",
+                    "ELIFECYCLE", "Command failed", "denied", "command not found",
+                    "No such file")  # fmt: skip
+"""Every match of :data:`_FAILURE_LINE` holds one of these (keep them in step)."""
 _FAILING_TEST = re.compile(r"^\s*FAIL\s+(\S.*?)\s*$", re.MULTILINE)
 
 

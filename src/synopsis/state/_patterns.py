@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from synopsis.state._memo import remembered
 from synopsis.state._numbers import CN_NUMERAL, NUMBER_WORDS
 
 _APOS = "['’]"
@@ -320,13 +321,17 @@ def _is_word_char(ch: str) -> bool:
 def find_identifiers(text: str, low: str | None = None) -> list[Found]:
     """Every identifier or value in ``text``, left to right, verbatim, without overlaps.
 
-    ``low`` is ``lower_same(text)`` when the caller already has it.
+    ``low`` is ``lower_same(text)`` when the caller already has it (the result depends on
+    ``text`` alone: it is remembered per text).
     """
+    return list(_identifiers(text))
+
+
+def _find_identifiers(text: str) -> tuple[Found, ...]:
     found: list[Found] = []
     for match in SYMBOLIC.finditer(text):
         _collect(match, text, found)
-    if low is None:
-        low = lower_same(text)
+    low = lower_same(text)
     contains = low.__contains__
     has_digit = _DIGIT.search(low) is not None
     for needs_digit, triggers, pattern in KEYWORD_VALUES:
@@ -348,7 +353,7 @@ def find_identifiers(text: str, low: str | None = None) -> list[Found]:
                 Found("amount", text[head.start() : match.end()], head.start(), match.end())
             )
     if len(found) < 2:
-        return found
+        return tuple(found)
     found.sort(key=lambda f: (f.start, -f.end))
     result = [found[0]]
     for item in found[1:]:
@@ -359,7 +364,10 @@ def find_identifiers(text: str, low: str | None = None) -> list[Found]:
                 result[-1] = item  # the word-announced kind is the more precise one
             continue
         result.append(item)
-    return result
+    return tuple(result)
+
+
+_identifiers = remembered(_find_identifiers)
 
 
 _VERSION_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+)+\b")

@@ -82,11 +82,29 @@ _TARGET_KEYS = ("path", "file_path", "filePath", "file", "command", "cmd", "url"
 _VALUE_KEYS = ("command", "cmd", "url", "query")
 
 
+class _Calls(dict[str, ToolCallRecord]):
+    """Tool call records by call id, with the ids of the failures not yet got past (what
+    :meth:`ToolLedger.close_request` looks at: a few, among thousands of calls)."""
+
+    def __init__(self, records: tuple[ToolCallRecord, ...]) -> None:
+        super().__init__()
+        self.open_failures: dict[str, None] = {}
+        for record in records:
+            self[record.call_id] = record
+
+    def __setitem__(self, call_id: str, record: ToolCallRecord) -> None:
+        super().__setitem__(call_id, record)
+        if record.status == "error" and record.outcome is None:
+            self.open_failures[call_id] = None
+        else:
+            self.open_failures.pop(call_id, None)
+
+
 class ToolLedger:
     """The tool calls and files of a working state under construction."""
 
     def __init__(self, state: WorkingState) -> None:
-        self.calls = {t.call_id: t for t in state.tool_calls}
+        self.calls = _Calls(state.tool_calls)
         self.files = {f.path: f for f in state.files}
         self.folded = dict.fromkeys(state.folded.tool_calls)
         self.ok_by_tool = dict(state.folded.ok_calls_by_tool)
@@ -294,8 +312,14 @@ class ToolLedger:
 
     def close_request(self, request: str) -> None:
         """The request was reported done: its failures so far were got past."""
-        for call_id, record in self.calls.items():
-            if record.request == request and record.status == "error" and record.outcome is None:
+        for call_id in list(self.calls.open_failures):
+            record = self.calls.get(call_id)
+            if (
+                record is not None
+                and record.request == request
+                and record.status == "error"
+                and record.outcome is None
+            ):
                 self.calls[call_id] = replace(record, outcome=WORKED_AROUND)
 
     def bounded_calls(self) -> list[ToolCallRecord]:

@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from synopsis.state._memo import remembered
+
 
 @dataclass(frozen=True, slots=True)
 class SecretShape:
@@ -32,8 +34,16 @@ class SecretShape:
     """The group holding the secret itself (the rest of the match stays readable)."""
     entropy: float = 0.0
     """Minimum Shannon entropy (bits per character) of the secret, for generic shapes."""
+    needles: tuple[str, ...] = ()
+    """Substrings one of which every match contains: the pattern runs only on text that
+    holds one (a substring test is many times faster than a pattern scan; most text
+    holds none). Empty: the pattern always runs."""
+    folded: bool = False
+    """The needles are looked for in the case-folded text (a case-insensitive pattern)."""
 
 
+_API_KEY_PREFIXES = ("sk-", "sk_", "pk_", "rk_", "AKIA", "ASIA", "AIza", "ghp_", "gho_", "ghu_",
+                     "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "hf_", "npm_")  # fmt: skip
 _SHAPES = (
     SecretShape(
         "private key",
@@ -42,8 +52,9 @@ _SHAPES = (
             r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
             re.DOTALL,
         ),
+        needles=("PRIVATE KEY",),
     ),
-    SecretShape("JWT", re.compile(r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}")),
+    SecretShape("JWT", re.compile(r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}"), needles=("eyJ",)),
     SecretShape(
         "API key",
         re.compile(
@@ -54,11 +65,13 @@ _SHAPES = (
             r"glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|"
             r"hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{30,})\b"
         ),
+        needles=_API_KEY_PREFIXES,
     ),
     SecretShape(
         "password",
         re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:(?P<secret>[^\s@/]{3,128})@[\w.-]+"),
         group="secret",
+        needles=("://",),
     ),
     SecretShape(
         "credential",
@@ -69,6 +82,9 @@ _SHAPES = (
         ),
         group="secret",
         entropy=3.0,
+        # every keyword holds one of these (case-insensitively)
+        needles=("pass", "pwd", "secret", "key", "token"),
+        folded=True,
     ),
     SecretShape(
         "password",
@@ -77,13 +93,18 @@ _SHAPES = (
         ),
         group="secret",
         entropy=2.5,
+        needles=("密码", "口令", "密钥", "令牌"),
     ),
 )
-_GATE = re.compile(
-    r"PRIVATE KEY|eyJ|sk-|sk_|pk_|rk_|AKIA|ASIA|AIza|gh[pousr]_|github_pat_|glpat-|xox|hf_|npm_|"
-    r"://[^\s/@]*:[^\s/@]*@|(?i:pass|pwd|secret|key|token)|密码|口令|密钥|令牌"
-)
-"""A cheap test before the patterns: most text holds none of these."""
+SHORTEST_SECRET = 9
+"""No shape matches fewer characters (the shortest: ``密码是`` and six more)."""
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased as a case-insensitive pattern compares it: ``str.lower`` maps
+    every other letter the keywords hold to its ASCII form (``K``, the Kelvin sign, too);
+    the long s (``ſ``) is the one such pattern also takes for an ``s``."""
+    return text.lower().replace("\u017f", "s")
 
 
 def entropy(text: str) -> float:
@@ -117,10 +138,25 @@ class FoundSecret:
 
 def find_secrets(text: str) -> list[FoundSecret]:
     """Credentials in ``text``, left to right, without overlaps."""
-    if not _GATE.search(text):
+    if len(text) < SHORTEST_SECRET:
         return []
+    return list(_found(text))
+
+
+def _scan(text: str, *, gated: bool) -> list[FoundSecret]:
+    """Every shape's matches; with ``gated``, only the shapes whose needles ``text`` holds
+    run (the needles are chosen so that this never changes the result)."""
     found: list[FoundSecret] = []
+    folded: str | None = None
     for shape in _SHAPES:
+        if gated and shape.needles:
+            if shape.folded:
+                folded = _folded(text) if folded is None else folded
+                haystack = folded
+            else:
+                haystack = text
+            if not any(map(haystack.__contains__, shape.needles)):
+                continue
         for match in shape.pattern.finditer(text):
             start, end = match.span(shape.group) if shape.group else match.span()
             secret = text[start:end]
@@ -134,6 +170,9 @@ def find_secrets(text: str) -> list[FoundSecret]:
             found.append(FoundSecret(label, start, end))
     found.sort(key=lambda f: f.start)
     return found
+
+
+_found = remembered(lambda text: tuple(_scan(text, gated=True)))
 
 
 def reference(label: str, entry_id: str | None) -> str:
@@ -162,13 +201,24 @@ def is_secret_reference(text: str) -> bool:
 
 def redact_value(value: object, entry_id: str | None = None) -> object:
     """``value`` (a message, or any JSON-like data) with credentials in its strings
-    redacted; the same object when it holds none."""
+    redacted; the same object when it holds none (a container is copied only when one of
+    its strings changed)."""
     if isinstance(value, str):
-        return redact(value, entry_id)
+        return redact(value, entry_id) if len(value) >= SHORTEST_SECRET else value
     if isinstance(value, dict):
-        items = {k: redact_value(v, entry_id) for k, v in value.items()}
-        return value if all(items[k] is value[k] for k in value) else items
+        copy: dict[object, object] | None = None
+        for key, item in value.items():
+            redacted = redact_value(item, entry_id)
+            if redacted is not item:
+                copy = dict(value) if copy is None else copy
+                copy[key] = redacted
+        return value if copy is None else copy
     if isinstance(value, list):
-        redacted = [redact_value(v, entry_id) for v in value]
-        return value if all(a is b for a, b in zip(redacted, value, strict=True)) else redacted
+        changed: list[object] | None = None
+        for index, item in enumerate(value):
+            redacted = redact_value(item, entry_id)
+            if redacted is not item:
+                changed = list(value) if changed is None else changed
+                changed[index] = redacted
+        return value if changed is None else changed
     return value

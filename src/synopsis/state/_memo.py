@@ -1,0 +1,64 @@
+"""Results of pure scans of a text, remembered by the text itself.
+
+One compaction reads the same messages more than once — the summarizer's pass, the
+guard's pass over the same messages with their entry ids, the kept messages that the
+next compaction summarizes — and the scans of a message's text (credentials,
+identifiers, a failure line) are most of what extraction costs. A text is immutable and
+each scan a function of it alone, so the result remembered under the text is the result
+a fresh scan gives; only the time differs.
+
+The memo is bounded by the characters of the texts it holds (then it starts over), so a
+long-running agent does not keep every transcript it ever saw alive through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+MAX_CHARS = 16_000_000
+"""Characters of remembered texts per scan before its memo is emptied."""
+
+T = TypeVar("T")
+
+
+class TextMemo(Generic[T]):
+    """One scan's remembered results (results must be immutable: they are shared)."""
+
+    def __init__(self, scan: Callable[[str], T]) -> None:
+        self.scan = scan
+        self.results: dict[str, T] = {}
+        self.chars = 0
+
+    def __call__(self, text: str) -> T:
+        try:
+            return self.results[text]
+        except KeyError:
+            pass
+        result = self.scan(text)
+        if self.chars + len(text) > MAX_CHARS:
+            self.results.clear()
+            self.chars = 0
+        self.results[text] = result
+        self.chars += len(text)
+        return result
+
+    def clear(self) -> None:
+        self.results.clear()
+        self.chars = 0
+
+
+_memos: list[TextMemo[object]] = []
+
+
+def remembered(scan: Callable[[str], T]) -> TextMemo[T]:
+    """``scan`` with its results remembered per text (see the module docstring)."""
+    memo = TextMemo(scan)
+    _memos.append(memo)  # type: ignore[arg-type]
+    return memo
+
+
+def forget() -> None:
+    """Empty every memo (benchmarks measure a first pass; tests compare with fresh scans)."""
+    for memo in _memos:
+        memo.clear()

@@ -1,0 +1,153 @@
+"""The shortcuts of extraction never change its result.
+
+Text scans are remembered per text (:mod:`synopsis.state._memo`), patterns run only on
+text holding their needles, and the tool ledger finds open failures through an index.
+Each is held here to the plain computation it stands for, on texts built from the
+fragments those shortcuts key on (secrets, failure lines, identifiers, case variants).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from synopsis.state import _errors, _patterns, secrets
+from synopsis.state._memo import forget
+from synopsis.state._tools import WORKED_AROUND, ToolLedger
+from synopsis.state.extract import extract_working_state
+from synopsis.state.model import ToolCallRecord, WorkingState
+from tests.state.builders import ids
+
+FRAGMENTS = [
+    # credentials and their needles, in several cases (assembled: none is a real key)
+    "sk-" + "proj-" + "Zx81" * 6, "AKIA" + "QWERTYUIOPASDFGH", "ghp_" + "k3Y9" * 9,
+    "eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiJ1c2VyLTQyIn0" + ".Sig_n4tur3-abcd",
+    "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA0Z3",
+    "postgres://app:Tr0ub4dor3@db.internal:5432/shop", "password", "PASSWORD", "Pa\u017f\u017fword",
+    "api_key", "API-KEY", "\u212aey", "token", "TOKEN", "secret", "client_secret", "pwd", ":",
+    "=", " is ", "Wq7!rTz92x", "9fceb02d0ae598e95dc970b7", "密码是", "令牌", "Lm3#pQ8zw",
+    # failure reports and their needles
+    "ERROR: disk full", "error", "Error: boom", "FATAL", "fatal: not a git repository",
+    "npm ERR! code 1", "ELIFECYCLE", "Command failed", "Permission denied",
+    "bash: foo: command not found", "No such file or directory",
+    "Traceback (most recent call last):", '  File "a.py", line 1', "ValueError: bad",
+    "==== 2 failed, 3 passed in 0.1s ====", "Tests: 1 failed", "FAILED tests/a.py::t",
+    "--- FAIL: TestX", "test result: FAILED.", "⎯ Failed Tests 2 ⎯", "E   assert 1 == 2",
+    "12:30:01 ERROR x", '{"ok": false, "error": "SOLD_OUT"}', '"level": "error"',
+    "src/a.ts(3,4): error TS2322: x", "PANIC", "failed", "passed",
+    # identifiers
+    "PAY-4821", "#1234", "v2.14.3", "port 8080", "order 55172", "$800", "2026-03-01",
+    "src/a.py", "https://x.test/a", "cus_Ab12Cd34Ef", "commit abc1234f",
+    # glue
+    " ", "\n", "\n\n", ". ", "ok", "done", "the", "İ",
+]  # fmt: skip
+texts = st.lists(st.sampled_from(FRAGMENTS), max_size=16).map("".join) | st.text(max_size=30)
+
+slow = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@slow
+@given(texts)
+def test_gated_and_remembered_secrets_equal_every_pattern_run(text: str) -> None:
+    forget()
+    fresh = secrets._scan(text, gated=False)
+    assert secrets.find_secrets(text) == fresh
+    secrets.find_secrets(text).clear()  # a caller changing its list changes nothing
+    assert secrets.find_secrets(text) == fresh
+
+
+@slow
+@given(texts)
+def test_gated_and_remembered_failure_reports_equal_the_patterns(text: str) -> None:
+    forget()
+    head = text[: _errors._HEAD_CHARS]
+    reports = bool(
+        _errors.json_error(text)
+        or _errors._RUNNER_FAILED.search(text)
+        or _errors._FAILURE_LINE.search(head)
+    )
+    expected = _errors._first_error_line(text) if reports else None
+    assert _errors.reported_failure(text) == expected
+    assert _errors.reported_failure(text) == expected
+    assert _errors.first_error_line(text) == _errors._first_error_line(text)
+
+
+@slow
+@given(texts)
+def test_remembered_identifiers_equal_a_fresh_scan(text: str) -> None:
+    forget()
+    fresh = list(_patterns._find_identifiers(text))
+    first = _patterns.find_identifiers(text)
+    assert first == fresh
+    first.append(_patterns.Found("id", "x", 0, 1))  # the caller's list is its own
+    assert _patterns.find_identifiers(text, _patterns.lower_same(text)) == fresh
+
+
+def _message(draw: st.DrawFn) -> dict[str, Any]:
+    text = draw(texts)
+    kind = draw(st.sampled_from(["user", "assistant", "call", "result"]))
+    call_id = draw(st.sampled_from(["c1", "c2", "c3"]))
+    if kind == "user":
+        return {"role": "user", "content": text}
+    if kind == "assistant":
+        return {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    if kind == "call":
+        call = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": text}}
+        return {"role": "assistant", "content": [call]}
+    return {
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": "bash",
+        "content": [{"type": "text", "text": text}],
+        "isError": draw(st.booleans()),
+    }
+
+
+messages = st.lists(st.composite(_message)(), max_size=12)
+
+
+@slow
+@given(messages)
+def test_extraction_with_remembered_scans_equals_a_cold_one(history: list[Any]) -> None:
+    forget()
+    cold = extract_working_state(history, entry_ids=ids(history))
+    assert extract_working_state(history, entry_ids=ids(history)) == cold
+    assert extract_working_state(history) == (forget() or extract_working_state(history))
+
+
+@slow
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["c1", "c2", "c3", "c4"]),
+            st.sampled_from(["ok", "error", "pending"]),
+            st.sampled_from(["r1", "r2", None]),
+            st.booleans(),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(["r1", "r2"]),
+)
+def test_closing_a_request_marks_what_a_full_scan_marks(
+    records: list[tuple[str, str, str | None, bool]], request: str
+) -> None:
+    calls = [
+        ToolCallRecord(call_id, "bash", "x", status, request=owner, outcome="x" if out else None)  # type: ignore[arg-type]
+        for call_id, status, owner, out in records
+    ]
+    ledger = ToolLedger(WorkingState(tool_calls=tuple(calls[: len(calls) // 2])))
+    for record in calls[len(calls) // 2 :]:
+        ledger.calls[record.call_id] = record
+    expected = {
+        call_id: (
+            WORKED_AROUND
+            if record.request == request and record.status == "error" and record.outcome is None
+            else record.outcome
+        )
+        for call_id, record in dict(ledger.calls).items()
+    }
+    ledger.close_request(request)
+    assert {call_id: r.outcome for call_id, r in ledger.calls.items()} == expected
+    assert list(ledger.calls) == list(expected)
