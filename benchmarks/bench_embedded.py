@@ -9,6 +9,11 @@ keepRecentTokens 20,000, plus a split turn's prefix) go through
 previous one). The size is that of the transcript a model summarizer would read
 (``serialize_conversation``), UTF-8 encoded, so the figure compares with any summarizer.
 
+Each mode is timed twice: ``cold``, the scans of message text remembered from earlier
+runs forgotten first (what one summarizer pass over new messages costs), and ``warm``,
+with them remembered (what a second pass over the same messages costs: the guard's, in
+every compaction).
+
 Inputs: the largest recorded Pi session in ``../shared/fixtures/pi/sessions`` (when
 present), sessions from ``tests.synthetic`` (English and Chinese, ``--entries`` each),
 and with ``--big`` the 100k-entry ``bench-data`` session.
@@ -27,6 +32,7 @@ from _common import FIXTURES, big_session, median_ms
 from synopsis.compaction import CompactionSettings, prepare_compaction, serialize_conversation
 from synopsis.messages import convert_to_llm
 from synopsis.session import Session, open_session
+from synopsis.state._memo import forget
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.embedded import EmbeddedSummarizer
 
@@ -75,13 +81,19 @@ def measure(name: str, branch: list[Any], repeat: int) -> None:
     history = SummaryRequest(SummaryKind.HISTORY, transcript, messages)
     first = run(history)
     update = SummaryRequest(SummaryKind.UPDATE, transcript, messages, previous_summary=first)
+
+    def cold(request: SummaryRequest) -> str:
+        forget()
+        return run(request)
+
     for mode, request in (("history", history), ("update", update)):
-        ms, runs = median_ms(lambda request=request: run(request), repeat)  # type: ignore[misc]
-        print(
-            f"{name:<28} {mode:<8} {len(messages):>7} msgs {size_mb:>8.2f} MB "
-            f"{ms:>9.1f} ms  {size_mb / (ms / 1000):>7.1f} MB/s  "
-            f"summary {len(first):>6} chars  ({runs} runs)"
-        )
+        for pass_, timed in (("cold", cold), ("warm", run)):
+            ms, runs = median_ms(lambda r=request, t=timed: t(r), repeat)  # type: ignore[misc]
+            print(
+                f"{name:<28} {mode:<8} {pass_:<5} {len(messages):>7} msgs {size_mb:>8.2f} MB "
+                f"{ms:>9.1f} ms  {size_mb / (ms / 1000):>7.1f} MB/s  "
+                f"summary {len(first):>6} chars  ({runs} runs)"
+            )
 
 
 def main() -> None:
