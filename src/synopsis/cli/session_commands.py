@@ -177,7 +177,7 @@ def tree(file: FileArg, show_all: AllOpt = False, as_json: JsonOpt = False) -> N
     and last entries and how many are left out; branch points, labels, checkpoints and
     the leaf are always shown. --all shows every entry.
     """
-    with gc_paused():  # the loaded session would be walked again by every collection
+    with gc_paused(promote=True):  # the loaded session would be walked again by every collection
         _tree(file, show_all, as_json)
 
 
@@ -251,7 +251,7 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the model would see: the context at the leaf, with token estimates."""
-    with gc_paused():  # the loaded session would be walked again by every collection
+    with gc_paused(promote=True):  # the loaded session would be walked again by every collection
         _context(file, leaf, counter, 0 if show_all else limit, as_json)
 
 
