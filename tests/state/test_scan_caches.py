@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _errors, _patterns, secrets
+from synopsis.state import _commands, _errors, _patterns, _text, secrets
 from synopsis.state._memo import forget
 from synopsis.state._tools import WORKED_AROUND, ToolLedger
 from synopsis.state.extract import extract_working_state
@@ -83,6 +83,28 @@ def test_remembered_identifiers_equal_a_fresh_scan(text: str) -> None:
     assert first == fresh
     first.append(_patterns.Found("id", "x", 0, 1))  # the caller's list is its own
     assert _patterns.find_identifiers(text, _patterns.lower_same(text)) == fresh
+
+
+COMMANDS = ["git commit -m 'x'", "mv a.py b.py", "rm -f x", "echo hi > out.txt", "cd src",
+            " && ", " | ", "; ", "\n", "sed -i 's/a/b/' f.py", "cat <<EOF\nbody\nEOF", "'",
+            "2>"]  # fmt: skip
+
+
+@slow
+@given(texts, st.lists(st.sampled_from(COMMANDS), max_size=8).map("".join))
+def test_remembered_sentences_and_command_parses_equal_fresh_ones(text: str, command: str) -> None:
+    forget()
+    spans = list(_text._split_sentences(text))
+    first = _text.sentence_spans(text)
+    assert first == spans
+    first.clear()
+    assert _text.sentence_spans(text) == spans
+    parsed = [(list(w), list(r), end) for w, r, end in _commands._parse(command)]
+    mine = _commands._parsed(command)
+    assert mine == parsed
+    if mine:
+        mine[0][0].append("changed")  # a caller's change does not reach the memo
+    assert _commands._parsed(command) == parsed
 
 
 def _message(draw: st.DrawFn) -> dict[str, Any]:

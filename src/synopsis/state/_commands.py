@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from synopsis.state._memo import remembered
+
 FileOp = Literal["created", "modified", "deleted", "renamed", "read"]
 
 _EXIT_CODE = re.compile(
@@ -200,7 +202,12 @@ def _commands_with_redirects(command: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _parsed(command: str) -> list[tuple[list[str], list[str], str]]:
-    """(words, redirect targets, the separator that ends it) of each simple command."""
+    """(words, redirect targets, the separator that ends it) of each simple command (the
+    lists are the caller's own; the parse is remembered per command)."""
+    return [(list(words), list(redirects), end) for words, redirects, end in _parses(command)]
+
+
+def _parse(command: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...]:
     result: list[tuple[list[str], list[str], str]] = []
     for line in _lines(command):
         words: list[str] = []
@@ -225,7 +232,10 @@ def _parsed(command: str) -> list[tuple[list[str], list[str], str]]:
                 words.append(token)
             index += 1
         result.append((_strip(words), redirects, "\n"))
-    return [(w, r, sep) for w, r, sep in result if w or r]
+    return tuple((tuple(w), tuple(r), sep) for w, r, sep in result if w or r)
+
+
+_parses = remembered(_parse)
 
 
 def _strip(words: list[str]) -> list[str]:

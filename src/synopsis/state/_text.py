@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from synopsis.state._memo import remembered
+
 MAX_SENTENCE = 300
 """Longest constraint, goal or decision text kept (a verbatim window of the sentence)."""
 
@@ -154,6 +156,10 @@ def prose(text: str) -> str:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence or line of ``text``, as they stand (not stripped)."""
+    return list(_sentence_spans(text))
+
+
+def _split_sentences(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_BREAK.finditer(text):
@@ -162,7 +168,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = match.end()
     if start < len(text):
         spans.append((start, len(text)))
-    return spans or [(0, len(text))]
+    return tuple(spans or [(0, len(text))])
+
+
+_sentence_spans = remembered(_split_sentences)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -208,7 +208,7 @@ def redact_value(value: object, entry_id: str | None = None) -> object:
     if isinstance(value, dict):
         copy: dict[object, object] | None = None
         for key, item in value.items():
-            redacted = redact_value(item, entry_id)
+            redacted = _redact_item(item, entry_id)
             if redacted is not item:
                 copy = dict(value) if copy is None else copy
                 copy[key] = redacted
@@ -216,9 +216,19 @@ def redact_value(value: object, entry_id: str | None = None) -> object:
     if isinstance(value, list):
         changed: list[object] | None = None
         for index, item in enumerate(value):
-            redacted = redact_value(item, entry_id)
+            redacted = _redact_item(item, entry_id)
             if redacted is not item:
                 changed = list(value) if changed is None else changed
                 changed[index] = redacted
         return value if changed is None else changed
     return value
+
+
+def _redact_item(item: object, entry_id: str | None) -> object:
+    """:func:`redact_value` of a container's item, without a call for what holds no text
+    (numbers, flags, short strings: most of a message's fields)."""
+    if isinstance(item, str):
+        return redact(item, entry_id) if len(item) >= SHORTEST_SECRET else item
+    if isinstance(item, (dict, list)):
+        return redact_value(item, entry_id)
+    return item
