@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -173,3 +174,16 @@ def test_closing_a_request_marks_what_a_full_scan_marks(
     ledger.close_request(request)
     assert {call_id: r.outcome for call_id, r in ledger.calls.items()} == expected
     assert list(ledger.calls) == list(expected)
+
+
+def test_a_memo_holds_at_most_its_bound_of_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from synopsis.state import _memo
+
+    monkeypatch.setattr(_memo, "MAX_CHARS", 100)
+    calls: list[str] = []
+    memo = _memo.TextMemo(lambda text: calls.append(text) or len(text))
+    for _ in range(3):
+        for index in range(30):
+            assert memo(f"text number {index:03}") == 15
+        assert memo.chars <= 100 and sum(map(len, memo.results)) == memo.chars
+    assert memo("text number 029") == 15 and calls.count("text number 029") == 3
