@@ -28,7 +28,8 @@ FRAGMENTS = [
     "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA0Z3",
     "postgres://app:Tr0ub4dor3@db.internal:5432/shop", "password", "PASSWORD", "Pa\u017f\u017fword",
     "api_key", "API-KEY", "\u212aey", "token", "TOKEN", "secret", "client_secret", "pwd", ":",
-    "=", " is ", "Wq7!rTz92x", "9fceb02d0ae598e95dc970b7", "密码是", "令牌", "Lm3#pQ8zw",
+    "=", " is ", "=>", "'", "Wq7!rTz92x", "9fceb02d0ae598e95dc970b7", "密码是", "令牌", "Lm3#pQ8zw",
+    "clıent-secret", "PRIVATE_KEY", "AuthToken", "apikey", "x", "ftp://u:pw5s3cret@host.io",
     # failure reports and their needles
     "ERROR: disk full", "error", "Error: boom", "FATAL", "fatal: not a git repository",
     "npm ERR! code 1", "ELIFECYCLE", "Command failed", "Permission denied",
