@@ -8,6 +8,7 @@ fragments those shortcuts key on (secrets, failure lines, identifiers, case vari
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from synopsis.state import _commands, _errors, _patterns, _text, secrets
 from synopsis.state._memo import forget
+from synopsis.state._regex import alternatives, matches_anywhere
 from synopsis.state._tools import WORKED_AROUND, ToolLedger
 from synopsis.state.extract import extract_working_state
 from synopsis.state.model import ToolCallRecord, WorkingState
@@ -74,6 +76,27 @@ def test_gated_and_remembered_failure_reports_equal_the_patterns(text: str) -> N
     assert _errors.reported_failure(text) == expected
     assert _errors.reported_failure(text) == expected
     assert _errors.first_error_line(text) == _errors._first_error_line(text)
+
+
+@slow
+@given(texts)
+def test_the_split_failure_patterns_answer_as_the_whole_ones(text: str) -> None:
+    for pattern in (_errors._RUNNER_FAILED, _errors._FAILURE_LINE):
+        assert matches_anywhere(pattern)(text) == (pattern.search(text) is not None)
+
+
+def test_alternatives_are_split_only_at_the_top_level() -> None:
+    source = r"^a\|b|[|^\]]x|(c|d)+|^e(?:f|g)|"
+    assert alternatives(source) == [r"^a\|b", r"[|^\]]x", "(c|d)+", "^e(?:f|g)", ""]
+    assert alternatives(r"[]|]a|b") == ["[]|]a", "b"]
+    samples = ["q\nbc", "ay\n", "x1", "ac\nz", "bxy1", "CD", "Ab", "a b", "a", "b", "c", ""]
+    for pattern in [
+        re.compile(r"^x\d|y$|^(a|b)c", re.MULTILINE),
+        re.compile(r"(?i)^ab|cd"),  # a global flag: not split
+        re.compile(r"(a)|^b\1"),  # a back reference: not split
+    ]:
+        check = matches_anywhere(pattern)
+        assert [check(t) for t in samples] == [pattern.search(t) is not None for t in samples]
 
 
 @slow

@@ -16,6 +16,7 @@ import json
 import re
 
 from synopsis.state._memo import remembered
+from synopsis.state._regex import matches_anywhere
 from synopsis.state._text import cap, normalize_ws
 
 MAX_ERROR_LINE = 300
@@ -88,8 +89,8 @@ def reported_failure(text: str) -> str | None:
 def _reported_failure(text: str) -> str | None:
     if (
         json_error(text)
-        or (_holds_any(text, _RUNNER_NEEDLES) and _RUNNER_FAILED.search(text))
-        or (_holds_any(head := text[:_HEAD_CHARS], _FAILURE_NEEDLES) and _FAILURE_LINE.search(head))
+        or (_holds_any(text, _RUNNER_NEEDLES) and _runner_failed(text))
+        or (_holds_any(head := text[:_HEAD_CHARS], _FAILURE_NEEDLES) and _failure_line(head))
     ):
         return first_error_line(text)
     return None
@@ -160,6 +161,8 @@ _FAILURE_NEEDLES = ("ERR", "FATAL", "fatal", "error", "Error: ", "PANIC", "Trace
                     "ELIFECYCLE", "Command failed", "denied", "command not found",
                     "No such file")  # fmt: skip
 """Every match of :data:`_FAILURE_LINE` holds one of these (keep them in step)."""
+_runner_failed = matches_anywhere(_RUNNER_FAILED)
+_failure_line = matches_anywhere(_FAILURE_LINE)
 _FAILING_TEST = re.compile(r"^\s*FAIL\s+(\S.*?)\s*$", re.MULTILINE)
 
 
