@@ -40,7 +40,8 @@ FRAGMENTS = [
     "==== 2 failed, 3 passed in 0.1s ====", "Tests: 1 failed", "FAILED tests/a.py::t",
     "--- FAIL: TestX", "test result: FAILED.", "⎯ Failed Tests 2 ⎯", "E   assert 1 == 2",
     "12:30:01 ERROR x", '{"ok": false, "error": "SOLD_OUT"}', '"level": "error"',
-    "src/a.ts(3,4): error TS2322: x", "PANIC", "failed", "passed",
+    "src/a.ts(3,4): error TS2322: x", "PANIC", "failed", "passed", "# 1 SEARCH/REPLACE block ",
+    "did not match", "did not apply", "prog: error: bad", "rg: not found", "tool not found.",
     # identifiers
     "PAY-4821", "#1234", "v2.14.3", "port 8080", "order 55172", "$800", "2026-03-01",
     "src/a.py", "https://x.test/a", "cus_Ab12Cd34Ef", "commit abc1234f",

@@ -158,8 +158,8 @@ _FAILURE_LINE = re.compile(
     re.MULTILINE,
 )
 _FAILURE_NEEDLES = ("ERR", "FATAL", "fatal", "error", "Error: ", "PANIC", "Traceback",
-                    "ELIFECYCLE", "Command failed", "denied", "command not found",
-                    "No such file")  # fmt: skip
+                    "ELIFECYCLE", "Command failed", "denied", "not found", "No such file",
+                    "failed", "did not")  # fmt: skip
 """Every match of :data:`_FAILURE_LINE` holds one of these (keep them in step)."""
 _runner_failed = matches_anywhere(_RUNNER_FAILED)
 _failure_line = matches_anywhere(_FAILURE_LINE)
