@@ -747,3 +747,22 @@ def test_a_separator_line_is_never_read_back_as_an_item() -> None:
     previous = checkpoint(first)["text"] + "\n\n---\n"
     again = checkpoint([user("Now add a tab for billing.")], previous_summary=previous)
     assert "\n---" not in again.get("critical", "") and "- ---" not in again["text"]
+
+
+def test_a_call_listed_last_round_is_listed_once_when_grouped_this_round() -> None:
+    first = [
+        user("Look up invoice INV-5512 and then its payment history."),
+        act(call("c1", "fetch_invoice", invoice="INV-5512")),
+        result("c1", "fetch_invoice", "INV-5512: 3 lines, total 410.00"),
+    ]
+    earlier = checkpoint(first)
+    assert "fetch_invoice `invoice=INV-5512` → ok" in earlier["done"]
+    second = [
+        *first,
+        act(call("c2", "fetch_invoice", invoice="INV-5512", include="payments")),
+        result("c2", "fetch_invoice", "INV-5512: paid 200.00 on 2026-02-01"),
+    ]
+    done = checkpoint(second, previous_summary=earlier["text"])["done"].split("\n")
+    about = [line for line in done if "fetch_invoice" in line]
+    assert len(about) == 1, done  # one grouped line, not the old single one beside it
+    assert "×2" in about[0]

@@ -687,6 +687,10 @@ def _merge_previous(
     seen = {_key(item.text) for item in items}
     done_targets = [r.target for r in state.tool_calls if r.status == "ok" and len(r.target) >= 3]
     done_keys = {resolution_key(r.name, r.target) for r in state.tool_calls if r.status == "ok"}
+    # the calls the state still holds are listed from it (grouped): their old lines go
+    done_calls = {
+        (r.name, _CD_PREFIX.sub("", r.target)) for r in state.tool_calls if r.status == "ok"
+    }
     values = {i.value for i in state.identifiers}
     paths = {f.path for f in state.files}
     retired = state.retired_texts()
@@ -715,6 +719,9 @@ def _merge_previous(
             ):
                 continue
             seen.add(key)
+            call = _DONE_CALL_LINE.match(text) if section == "done" else None
+            if call is not None and (call["name"], call["target"]) in done_calls:
+                continue
             target_section, target_priority = section, priority
             if section == "next" and any(t in text for t in done_targets):
                 continue  # a step a later success has done
@@ -733,6 +740,8 @@ def _merge_previous(
     return prior + items
 
 
+_DONE_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` → ")
+"""A Done line of ours for one call (see ``_command_label``)."""
 _OUR_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` (?:failed: |\(started)")
 
 
