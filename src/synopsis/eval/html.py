@@ -209,13 +209,9 @@ def render_html(
 ) -> str:
     """The report as one HTML document; with ``results``, one block per scenario,
     compactor and budget after the last round: the canaries lost and the checkpoint."""
-    settings = ", ".join(f"{escape(key)}: {escape(_value(value))}" for key, value in config.items())
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        "<title>synopsis eval — compaction fidelity</title>"
-        f"<style>{_STYLE}</style></head><body>"
-        "<h1>Compaction fidelity benchmark</h1>"
-        f'<p class="note">{settings}. Wall time {wall_seconds:.1f} s.</p>'
+        _head("synopsis eval — compaction fidelity", "Compaction fidelity benchmark")
+        + f'<p class="note">{_settings(config)}. Wall time {wall_seconds:.1f} s.</p>'
         '<p class="note">A canary survives when every required token is in the context after '
         "compaction. Rules kept: safety rules and hard constraints, in runs whose budget can "
         "hold them. Stale: replaced values still stated as current. Exec state: mentions of "
@@ -232,6 +228,19 @@ def render_html(
         + ("<h2>Per case, after the last round</h2>" + _scenario_cases(results) if results else "")
         + "</body></html>\n"
     )
+
+
+def _head(title: str, heading: str) -> str:
+    """The document up to its first heading: both reports share the page and its style."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{escape(heading)}</h1>"
+    )
+
+
+def _settings(config: dict[str, Any]) -> str:
+    return ", ".join(f"{escape(key)}: {escape(_value(value))}" for key, value in config.items())
 
 
 def render_corpus_html(results: Sequence[StageResult], config: dict[str, Any]) -> str:
@@ -273,13 +282,9 @@ def render_corpus_html(results: Sequence[StageResult], config: dict[str, Any]) -
         )
         title = f"{result.case.id} · {result.condition}"
         blocks.append(case_html(title, note, result.over_budget, lost, result.summary))
-    settings = ", ".join(f"{escape(k)}: {escape(_value(v))}" for k, v in config.items())
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        "<title>synopsis eval --corpus</title>"
-        f"<style>{_STYLE}</style></head><body>"
-        "<h1>Labelled corpus</h1>"
-        f'<p class="note">{settings}</p>'
+        _head("synopsis eval --corpus", "Labelled corpus")
+        + f'<p class="note">{_settings(config)}</p>'
         '<p class="note">Kept: truth items whose tokens are all in the final context. In own '
         "section: items of the turns the checkpoint replaced that stand in their own section "
         "(decision under Key Decisions, failure under Blocked or Failed Approaches, …).</p>"
