@@ -21,7 +21,7 @@ from synopsis.compaction.chat_format import (
     checkpoint_message,
     read_chat_messages,
 )
-from synopsis.compaction.compact import compact
+from synopsis.compaction.compact import CompactionResult, compact
 from synopsis.compaction.cut_points import CutPoint
 from synopsis.compaction.orchestrate import CutAdjustment, plan_compaction
 from synopsis.compaction.settings import CompactionSettings
@@ -29,7 +29,8 @@ from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer, SummaryUsage
-from synopsis.tokens import estimate_tokens
+from synopsis.token_counters import token_counter as named_counter
+from synopsis.tokens import PI_ESTIMATE, TokenCounter
 
 
 @dataclass(slots=True)
@@ -102,6 +103,7 @@ async def compact_messages(
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
     checkpoint_role: Literal["user", "system"] | None = None,
+    token_counter: TokenCounter | str = PI_ESTIMATE,
 ) -> CompactedMessages:
     """Compact a chat message list (see the module docstring).
 
@@ -117,7 +119,12 @@ async def compact_messages(
     ``max_context_tokens`` caps the whole returned list: the checkpoint then gets what the
     system messages and the kept messages leave (the kept part may exceed
     ``keep_recent_tokens``, since a cut never splits a message).
+
+    Every token figure (the kept part, both caps, ``tokens_before`` and ``tokens_after``)
+    is counted by ``token_counter``: a :class:`synopsis.TokenCounter` or its name, such as
+    ``chars4`` (Pi's characters / 4, the default), ``cjk`` or ``tiktoken[:ENCODING]``.
     """
+    counter = named_counter(token_counter) if isinstance(token_counter, str) else token_counter
     if checkpoint_role is None:
         checkpoint_role = "user" if format == "anthropic" else "system"
     if checkpoint_role == "system" and format == "anthropic":
@@ -132,16 +139,16 @@ async def compact_messages(
         if rest and _is_checkpoint(rest[0], old):
             rest = rest[1:]
     read = read_chat_messages(rest, format)
-    tokens_before = sum(estimate_tokens(r.message) for r in read)
+    tokens_before = sum(counter.count(r.message) for r in read)
     offset = 1 if previous_summary else 0
     entries = _as_entries(read, previous_summary)
-    system_tokens = sum(_text_tokens(_content_text(m)) for m in system)
-    wrapper_tokens = _text_tokens(wrapping.wrap_compaction(""))
+    system_tokens = sum(_text_tokens(_content_text(m), counter) for m in system)
+    wrapper_tokens = _text_tokens(wrapping.wrap_compaction(""), counter)
     keep = keep_recent_tokens
     while True:
         plan = plan_compaction(
             entries,
-            CompactionSettings(keep_recent_tokens=keep),
+            CompactionSettings(keep_recent_tokens=keep, token_counter=counter),
             adjust_cut=_keep_chat_messages_whole(read, offset),
             summarizer=summarizer,
         )
@@ -151,12 +158,12 @@ async def compact_messages(
         # before its threshold) when it would leave the checkpoint less than half its cap,
         # or when nothing would be compacted although the context is over the cap.
         if plan.preparation is None:
-            summary_tokens = _text_tokens(wrapping.wrap_compaction(previous_summary or ""))
+            summary_tokens = _text_tokens(wrapping.wrap_compaction(previous_summary or ""), counter)
             used = system_tokens + summary_tokens + tokens_before
             if used <= max_context_tokens:
                 break
         else:
-            kept = sum(estimate_tokens(m) for m in plan.preparation.kept_messages)
+            kept = sum(map(counter.count, plan.preparation.kept_messages))
             share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
             if max_context_tokens - system_tokens - kept - wrapper_tokens >= share // 2:
                 break
@@ -179,19 +186,32 @@ async def compact_messages(
             tokens_after=tokens_before,
             state=previous_state,
         )
-    result = await compact(
-        preparation,
-        summarizer,
-        custom_instructions=custom_instructions,
-        wrapping=wrapping,
-        summary_max_tokens=_checkpoint_cap(
-            summary_max_tokens,
-            max_context_tokens,
-            wrapper=wrapper_tokens,
-            around=system_tokens + sum(estimate_tokens(m) for m in preparation.kept_messages),
-        ),
-        previous_state=previous_state,
+    cap = _checkpoint_cap(
+        summary_max_tokens,
+        max_context_tokens,
+        wrapper=wrapper_tokens,
+        around=system_tokens + sum(map(counter.count, preparation.kept_messages)),
     )
+
+    async def checkpoint(chars4_cap: int | None) -> CompactionResult:
+        return await compact(
+            preparation,
+            summarizer,
+            custom_instructions=custom_instructions,
+            wrapping=wrapping,
+            summary_max_tokens=chars4_cap,
+            previous_state=previous_state,
+        )
+
+    summarized = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+    result = await checkpoint(_chars4_cap(cap, counter, summarized))
+    if cap is not None and counter is not PI_ESTIMATE:
+        # compact() caps in characters / 4; the checkpoint may count more per character
+        # than the transcript it came from (another script mix): shrink it once more
+        used = _text_tokens(result.summary, counter)
+        if used > cap:
+            chars4 = -(-len(result.summary) // 4)
+            result = await checkpoint(max(MIN_CHECKPOINT_TOKENS, chars4 * cap // used - 1))
     first_kept = preparation.first_kept_index - offset
     kept_from = read[first_kept].source_index if first_kept < len(read) else len(rest)
     return CompactedMessages(
@@ -200,7 +220,8 @@ async def compact_messages(
         messages=reply(result.summary, kept_from),
         compacted=True,
         tokens_before=tokens_before,
-        tokens_after=result.estimated_tokens_after,
+        tokens_after=_text_tokens(wrapping.wrap_compaction(result.summary), counter)
+        + sum(map(counter.count, preparation.kept_messages)),
         usage=result.usage,
         state=result.state,
     )
@@ -224,12 +245,24 @@ def _checkpoint_cap(
     return max(MIN_CHECKPOINT_TOKENS, min(caps) - wrapper)
 
 
+def _chars4_cap(cap: int | None, counter: TokenCounter, summarized: Sequence[Any]) -> int | None:
+    """``cap`` (counted by ``counter``) in Pi's characters / 4, the unit compact() caps in,
+    converted at the ratio the summarized messages show between the two counts."""
+    if cap is None or counter is PI_ESTIMATE:
+        return cap
+    counted = sum(map(counter.count, summarized))
+    chars4 = sum(map(PI_ESTIMATE.count, summarized))
+    if counted <= 0 or chars4 <= 0:
+        return cap
+    return max(MIN_CHECKPOINT_TOKENS, cap * chars4 // counted)
+
+
 def _minus(total: int | None, used: int) -> int | None:
     return None if total is None else total - used
 
 
-def _text_tokens(text: str) -> int:
-    return -(-len(text) // 4)
+def _text_tokens(text: str, counter: TokenCounter) -> int:
+    return counter.count({"role": "user", "content": text})
 
 
 def _content_text(message: Any) -> str:
@@ -279,6 +312,7 @@ def compact_messages_sync(
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
     checkpoint_role: Literal["user", "system"] | None = None,
+    token_counter: TokenCounter | str = PI_ESTIMATE,
 ) -> CompactedMessages:
     """:func:`compact_messages` for code that is not async.
 
@@ -297,5 +331,6 @@ def compact_messages_sync(
         custom_instructions=custom_instructions,
         wrapping=wrapping,
         checkpoint_role=checkpoint_role,
+        token_counter=token_counter,
     )
     return run_sync(coroutine)

@@ -23,7 +23,8 @@ from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer
-from synopsis.tokens import estimate_tokens
+from synopsis.token_counters import token_counter as named_counter
+from synopsis.tokens import CJK_ESTIMATE, TokenCounter
 
 PI_RESERVE_TOKENS = 16384
 PI_KEEP_RECENT_TOKENS = 20000
@@ -123,9 +124,17 @@ class Compacted:
     tokens_after: int
 
 
-def chat_tokens(messages: Sequence[dict[str, Any]], chat_format: ChatFormat) -> int:
-    """Estimated tokens of chat dicts (Pi's characters / 4)."""
-    return sum(estimate_tokens(read.message) for read in read_chat_messages(messages, chat_format))
+DEFAULT_COUNTER = CJK_ESTIMATE
+"""What the integrations count tokens with unless told: Pi's characters / 4 on text
+without CJK characters, one token per Chinese, Japanese or Korean character (where
+characters / 4 is two to four times too low and compaction would come too late)."""
+
+
+def resolve_counter(counter: TokenCounter | str | None) -> TokenCounter:
+    """A counter given by object or name (``chars4``, ``cjk``, ``tiktoken[:ENCODING]``)."""
+    if counter is None:
+        return DEFAULT_COUNTER
+    return named_counter(counter) if isinstance(counter, str) else counter
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +145,11 @@ class ChatCompactor:
     summarizer: Summarizer | None = None
     chat_format: ChatFormat = "openai"
     custom_instructions: str | None = None
+    token_counter: TokenCounter = DEFAULT_COUNTER
+
+    def text_tokens(self, text: str) -> int:
+        """Tokens of a prompt text (system prompt, instructions) by this counter."""
+        return self.token_counter.count({"role": "user", "content": text}) if text else 0
 
     def context_tokens(
         self,
@@ -145,7 +159,8 @@ class ChatCompactor:
     ) -> int:
         """What the model would receive: ``extra_tokens`` + checkpoint + messages."""
         head = [] if checkpoint is None else [self._checkpoint_dict(checkpoint)]
-        return extra_tokens + chat_tokens([*head, *messages], self.chat_format)
+        read = read_chat_messages([*head, *messages], self.chat_format)
+        return extra_tokens + sum(self.token_counter.count(r.message) for r in read)
 
     async def compact(
         self,
@@ -172,6 +187,7 @@ class ChatCompactor:
             previous_state=None if checkpoint is None else checkpoint.state,
             format=self.chat_format,
             custom_instructions=self.custom_instructions,
+            token_counter=self.token_counter,
         )
         if not out.compacted or out.summary is None:
             return None

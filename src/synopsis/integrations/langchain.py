@@ -32,9 +32,11 @@ from synopsis.integrations._compactor import (
     Checkpoint,
     Compacted,
     missing_extra,
+    resolve_counter,
     window_budget,
 )
 from synopsis.summarizers.base import Summarizer
+from synopsis.tokens import TokenCounter
 
 try:
     from langchain.agents.middleware import (
@@ -82,6 +84,9 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ``instructions_tokens`` adds what else the agent sends (tool schemas). ``summarizer``
     writes the checkpoint (default: the embedded summarizer, no model call); any
     :class:`synopsis.Summarizer` works.
+    ``token_counter`` counts every token figure: a :class:`synopsis.TokenCounter` or its
+    name (default ``cjk``: characters / 4, a CJK character one token; ``tiktoken`` counts
+    exactly with cl100k_base, ``chars4`` is Pi's estimate).
     """
 
     state_schema = SynopsisState
@@ -95,6 +100,7 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
         summarizer: Summarizer | None = None,
         instructions_tokens: int = 0,
         custom_instructions: str | None = None,
+        token_counter: TokenCounter | str | None = None,
     ) -> None:
         super().__init__()
         self.instructions_tokens = instructions_tokens
@@ -102,7 +108,11 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
             context_window, keep_recent_tokens=keep_recent_tokens, reserve_tokens=reserve_tokens
         )
         self.compactor = ChatCompactor(
-            budget, summarizer, "openai", custom_instructions=custom_instructions
+            budget,
+            summarizer,
+            "openai",
+            custom_instructions=custom_instructions,
+            token_counter=resolve_counter(token_counter),
         )
 
     @property
@@ -114,7 +124,7 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
     ) -> ModelResult:
-        view = _View.of(request)
+        view = _View.of(request, self.compactor.text_tokens)
         compacted = self.compactor.compact_sync(
             view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
         )
@@ -126,7 +136,7 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResult:
-        view = _View.of(request)
+        view = _View.of(request, self.compactor.text_tokens)
         compacted = await self.compactor.compact(
             view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
         )
@@ -154,13 +164,13 @@ class _View:
         self.chat = [_chat_dict(m) for m in messages]
 
     @classmethod
-    def of(cls, request: ModelRequest[Any]) -> _View:
+    def of(cls, request: ModelRequest[Any], text_tokens: Callable[[str], int]) -> _View:
         messages = list(request.messages)
         pinned: list[AnyMessage] = []
         while messages and isinstance(messages[0], SystemMessage):
             pinned.append(messages.pop(0))
         system_text = request.system_message.text if request.system_message else ""
-        system_tokens = -(-(len(system_text) + sum(len(m.text) for m in pinned)) // 4)
+        system_tokens = text_tokens(system_text) + sum(text_tokens(m.text) for m in pinned)
         stored = request.state.get(STATE_KEY) if isinstance(request.state, dict) else None
         record = stored if isinstance(stored, dict) else None
         checkpoint = None

@@ -28,10 +28,12 @@ from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
     missing_extra,
+    resolve_counter,
     window_budget,
 )
 from synopsis.integrations._responses_items import read_items
 from synopsis.summarizers.base import Summarizer
+from synopsis.tokens import TokenCounter
 
 try:
     from agents.items import TResponseInputItem
@@ -51,6 +53,9 @@ class CompactingSession:
     at most Pi's 20,000 and 16,384. ``instructions_tokens`` counts what the agent sends
     besides the history (its instructions and tool schemas) toward the threshold.
     ``summarizer`` writes the checkpoint (default: the embedded one, no model call).
+    ``token_counter`` counts every token figure: a :class:`synopsis.TokenCounter` or its
+    name (default ``cjk``: characters / 4, a CJK character one token; ``tiktoken`` counts
+    exactly with cl100k_base, ``chars4`` is Pi's estimate).
     """
 
     def __init__(
@@ -63,6 +68,7 @@ class CompactingSession:
         summarizer: Summarizer | None = None,
         instructions_tokens: int = 0,
         custom_instructions: str | None = None,
+        token_counter: TokenCounter | str | None = None,
     ) -> None:
         self.session = session
         self.session_id = session.session_id
@@ -75,6 +81,7 @@ class CompactingSession:
             summarizer,
             "openai",
             custom_instructions=custom_instructions,
+            token_counter=resolve_counter(token_counter),
         )
         self.instructions_tokens = instructions_tokens
 

@@ -25,9 +25,11 @@ from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
     missing_extra,
+    resolve_counter,
     window_budget,
 )
 from synopsis.summarizers.base import Summarizer
+from synopsis.tokens import TokenCounter
 
 try:
     from pydantic_ai.messages import (
@@ -58,6 +60,9 @@ class SynopsisHistoryProcessor:
     at most Pi's 20,000 and 16,384; ``instructions_tokens`` counts what the agent sends
     besides the history (instructions, tool schemas) toward the threshold. ``summarizer``
     writes the checkpoint (default: the embedded one, no model call).
+    ``token_counter`` counts every token figure: a :class:`synopsis.TokenCounter` or its
+    name (default ``cjk``: characters / 4, a CJK character one token; ``tiktoken`` counts
+    exactly with cl100k_base, ``chars4`` is Pi's estimate).
 
     Calling it is asynchronous: pydantic-ai awaits it on its own event loop, so a model
     summarizer's HTTP calls need no thread.
@@ -72,12 +77,17 @@ class SynopsisHistoryProcessor:
         summarizer: Summarizer | None = None,
         instructions_tokens: int = 0,
         custom_instructions: str | None = None,
+        token_counter: TokenCounter | str | None = None,
     ) -> None:
         budget = window_budget(
             context_window, keep_recent_tokens=keep_recent_tokens, reserve_tokens=reserve_tokens
         )
         self.compactor = ChatCompactor(
-            budget, summarizer, "anthropic", custom_instructions=custom_instructions
+            budget,
+            summarizer,
+            "anthropic",
+            custom_instructions=custom_instructions,
+            token_counter=resolve_counter(token_counter),
         )
         self.instructions_tokens = instructions_tokens
 
@@ -87,7 +97,9 @@ class SynopsisHistoryProcessor:
         recent = messages[start:]
         pinned = _system_parts(previous) if previous is not None else []
         system = [*pinned, *(p for m in recent for p in _system_parts(m))]
-        extra = self.instructions_tokens + -(-sum(len(p.content) for p in system) // 4)
+        extra = self.instructions_tokens + sum(
+            self.compactor.text_tokens(p.content) for p in system
+        )
         compacted = await self.compactor.compact(
             [_chat_dict(m) for m in recent], checkpoint, extra_tokens=extra
         )
