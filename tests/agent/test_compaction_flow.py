@@ -19,8 +19,9 @@ from synopsis.agent.events import (
 )
 from synopsis.agent.session import OVERFLOW_RECOVERY_FAILED, AgentSession
 from synopsis.compaction.compact import CompactionResult
+from synopsis.compaction.orchestrate import STALE_ATTEMPTS
 from synopsis.compaction.settings import CompactionSettings
-from synopsis.errors import CompactionError, SummarizerError
+from synopsis.errors import CompactionError, StaleSessionError, SummarizerError
 from synopsis.messages import DEFAULT_WRAPPING, text_of
 from synopsis.providers._retry import RetryPolicy
 from synopsis.session.store import FileSession
@@ -430,6 +431,62 @@ def test_a_cancel_wins_over_earlier_hook_results(llm_server: LLMServer, tmp_path
     with pytest.raises(CompactionError):
         run(agent.compact())
     assert compaction_entries(session) == []
+
+
+# --- a second writer -----------------------------------------------------------------------
+
+
+def another_writer(session: FileSession, times: int) -> Any:
+    """A before_compact hook through which another process' appends land while the
+    checkpoint is being written: the first ``times`` compactions find the file changed."""
+    calls: list[BeforeCompact] = []
+
+    def hook(event: BeforeCompact) -> None:
+        calls.append(event)
+        if len(calls) <= times:
+            other = reopen(session)
+            other.append_message({"role": "user", "content": f"note {len(calls)}", "timestamp": 1})
+
+    hook.calls = calls  # type: ignore[attr-defined]
+    return hook
+
+
+def test_a_compaction_on_a_file_another_writer_changed_is_planned_again(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    agent, events, session = filled_agent(llm_server, tmp_path)
+    hook = another_writer(session, times=1)
+    agent.before_compact(hook)
+    result = run(agent.compact())
+    _, second = hook.calls
+    assert second.branch_entries[-1]["message"]["content"] == "note 1"  # planned on it
+    [entry] = compaction_entries(session)
+    on_disk = {e["id"]: e for e in reopen(session).entries}
+    assert on_disk[entry["parentId"]]["message"]["content"] == "note 1"
+    assert entry["summary"] == result.summary
+    stale, stored = events.of(CompactionEnd)
+    assert stale.aborted and stale.result is None and "another writer" in (stale.error or "")
+    assert stored.result is result and stored.entry_id == entry["id"]
+    assert_started_and_ended_in_pairs(events)
+
+
+def test_a_file_that_keeps_changing_fails_a_manual_compaction_and_not_a_run(
+    llm_server: LLMServer, tmp_path: Path
+) -> None:
+    agent, _, session = filled_agent(llm_server, tmp_path)
+    agent.before_compact(another_writer(session, times=STALE_ATTEMPTS))
+    with pytest.raises(StaleSessionError):
+        run(agent.compact())
+    assert compaction_entries(session) == []
+
+    (tmp_path / "run").mkdir()
+    agent, events, session = filled_agent(llm_server, tmp_path / "run", turns=16)
+    agent.before_compact(another_writer(session, times=10 * STALE_ATTEMPTS))
+    llm_server.enqueue(Reply(text="Answered anyway."))
+    final = run(agent.prompt("Continue."))
+    assert final is not None and final["content"][0]["text"] == "Answered anyway."
+    assert compaction_entries(session) == []
+    assert all(end.aborted for end in events.of(CompactionEnd))
 
 
 # --- manual compaction ----------------------------------------------------------------------

@@ -36,9 +36,9 @@ from synopsis.agent.events import (
 from synopsis.agent.fitting import fit_tool_results, fixed_request_tokens
 from synopsis.agent.tools import Tool
 from synopsis.compaction.compact import CompactionResult, compact, default_summarizer
-from synopsis.compaction.orchestrate import plan_compaction, store_compaction
+from synopsis.compaction.orchestrate import STALE_ATTEMPTS, plan_compaction, store_compaction
 from synopsis.compaction.settings import CompactionSettings
-from synopsis.errors import CompactionError, SynopsisError
+from synopsis.errors import CompactionError, StaleSessionError, SynopsisError
 from synopsis.messages import (
     DEFAULT_WRAPPING,
     AgentMessage,
@@ -348,6 +348,20 @@ class AgentSession:
 
     async def _compact(
         self, reason: CompactionReason, *, will_retry: bool, instructions: str | None = None
+    ) -> CompactionResult | None:
+        """Compact the branch; planned again on the new leaf when another writer appended
+        to the session file meanwhile (a checkpoint is never stored on a stale parent)."""
+        for attempt in range(1, STALE_ATTEMPTS + 1):
+            try:
+                return await self._compact_once(reason, will_retry, instructions)
+            except StaleSessionError as error:
+                self._emit(CompactionEnd(reason, None, aborted=True, error=str(error)))
+                if attempt == STALE_ATTEMPTS and reason == "manual":
+                    raise
+        return None
+
+    async def _compact_once(
+        self, reason: CompactionReason, will_retry: bool, instructions: str | None
     ) -> CompactionResult | None:
         branch = self.session.path()
         plan = plan_compaction(
