@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
@@ -52,16 +53,43 @@ def write_lines(lines: Iterable[str], stream: TextIO | None = None, chunk: int =
     out.flush()
 
 
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: two for a wide (CJK, fullwidth) character, none for a
+    combining mark, one for the rest; what alignment must count, not ``len``."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def fit_width(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal columns, an ellipsis marking the cut (a row of
+    Chinese text cut at 72 characters would take 144 columns and wrap)."""
+    if display_width(text) <= width:
+        return text
+    used = 0
+    for end, char in enumerate(text):
+        used += display_width(char)
+        if used > width - 1:
+            return text[:end] + "…"
+    return text
+
+
 def columns(rows: Sequence[Sequence[str]], right: frozenset[int] = frozenset()) -> list[str]:
     """``rows`` as aligned columns two spaces apart (columns in ``right`` right-aligned);
-    the last column is not padded."""
+    the last column is not padded. Widths are display widths, so CJK text lines up."""
     if not rows:
         return []
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    sizes = [[display_width(cell) for cell in row[:-1]] for row in rows]
+    widths = [max(size[i] for size in sizes) for i in range(len(rows[0]) - 1)]
     lines = []
-    for row in rows:
+    for row, size in zip(rows, sizes, strict=True):
         cells = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            " " * (widths[i] - size[i]) + cell if i in right else cell + " " * (widths[i] - size[i])
             for i, cell in enumerate(row[:-1])
         ]
         lines.append("  ".join([*cells, row[-1]]).rstrip())

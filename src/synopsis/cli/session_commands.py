@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from synopsis.cli._app import app, clean, console, note, user_text, warn, write_json
-from synopsis.cli._lines import Painter, columns, styling, write_lines
+from synopsis.cli._lines import Painter, columns, fit_width, styling, write_lines
 from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
@@ -89,7 +89,7 @@ def _preview(entry: Entry, width: int = 72) -> str:
     else:
         text = str(kind)
     text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return fit_width(text, width)
 
 
 AllOpt = Annotated[
