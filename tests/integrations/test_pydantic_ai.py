@@ -23,6 +23,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.usage import RequestUsage
 
 from synopsis.errors import SettingsError
 from synopsis.integrations.pydantic_ai import SynopsisHistoryProcessor, full_history
@@ -146,3 +147,29 @@ def test_small_history_is_returned_as_the_same_list() -> None:
 def test_settings_that_cannot_fit_the_window_are_refused() -> None:
     with pytest.raises(SettingsError):
         SynopsisHistoryProcessor(context_window=4000, keep_recent_tokens=4000)
+
+
+class UsageReportingReader(ScriptedReader):
+    """Reports usage as a provider does: what it was sent plus ``hidden`` tokens of tool
+    schemas the processor is not told about (characters / 4, counted here)."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__(CALLS)
+        self.hidden = hidden
+
+    def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        response = super().__call__(messages, info)
+        given = self.hidden + rough_tokens(texts(messages))
+        response.usage = RequestUsage(input_tokens=given, output_tokens=3)
+        return response
+
+
+def test_reported_usage_counts_tokens_the_processor_was_not_told() -> None:
+    hidden = 1500
+    model = UsageReportingReader(hidden)
+    make_agent(model).run_sync(PROMPT)
+    assert max(hidden + rough_tokens(texts(call)) for call in model.received) < WINDOW
+    # without the report the same hidden tokens push a call over the window
+    silent = ScriptedReader()
+    make_agent(silent).run_sync(PROMPT)
+    assert max(hidden + rough_tokens(texts(call)) for call in silent.received) >= WINDOW

@@ -139,3 +139,62 @@ def test_every_integration_takes_a_counter_by_name() -> None:
     assert session.compactor.token_counter.name == "cjk:1.2"
     with pytest.raises(SettingsError):
         SynopsisHistoryProcessor(context_window=WINDOW, token_counter="words")
+
+
+# --- usage the provider reports ------------------------------------------------------------
+
+SCHEMA_TOKENS = 1200
+"""What the fake provider adds for tool schemas the middleware is not told about."""
+
+
+class UsageReportingModel(ScriptedToolModel):
+    """Reports usage as a provider would: what it received, plus hidden tool schemas."""
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        result = super()._generate(messages, *args, **kwargs)
+        given = SCHEMA_TOKENS + sum(cl100k(m.text) for m in messages)
+        reply = result.generations[0].message
+        reply.usage_metadata = {
+            "input_tokens": given,
+            "output_tokens": 5,
+            "total_tokens": given + 5,
+        }
+        return result
+
+
+def english_script(calls: int) -> list[AIMessage]:
+    steps = [
+        AIMessage(content="", tool_calls=[{"name": "read_page", "args": {"n": n}, "id": f"e{n}"}])
+        for n in range(calls)
+    ]
+    return [*steps, AIMessage(content="Done reading.")]
+
+
+@tool
+def read_page(n: int) -> str:
+    """Read page n of the manual."""
+    return " ".join(f"page {n} line {k} sets option opt{n}_{k} to {n * 13 + k}" for k in range(14))
+
+
+def test_reported_usage_counts_what_the_middleware_was_not_told() -> None:
+    model = UsageReportingModel(messages=iter(english_script(24)))
+    agent = create_agent(
+        model, tools=[read_page], middleware=[SynopsisMiddleware(context_window=WINDOW)]
+    )
+    result = agent.invoke({"messages": [HumanMessage("Read the whole manual, page by page.")]})
+    assert result["messages"][-1].text == "Done reading."
+    # what the provider was given never passed the window, tool schemas included
+    assert max(SCHEMA_TOKENS + received_tokens(call) for call in model.received) < WINDOW
+    # a response from before a checkpoint measured the longer history: it must not make
+    # every later call compact again
+    assert 1 <= result[STATE_KEY]["compactions"] < len(model.received) // 2
+
+
+def test_without_reported_usage_hidden_tokens_go_unseen() -> None:
+    """The same run with a provider that reports nothing: the schemas push it over."""
+    model = ScriptedToolModel(messages=iter(english_script(24)))
+    agent = create_agent(
+        model, tools=[read_page], middleware=[SynopsisMiddleware(context_window=WINDOW)]
+    )
+    agent.invoke({"messages": [HumanMessage("Read the whole manual, page by page.")]})
+    assert max(SCHEMA_TOKENS + received_tokens(call) for call in model.received) >= WINDOW

@@ -138,6 +138,19 @@ def resolve_counter(counter: TokenCounter | str | None) -> TokenCounter:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportedUsage:
+    """What the provider reported for one response: the context it was given plus its
+    reply (input + output tokens), and that response's index among the messages counted.
+
+    It counts what no estimate sees (tool schemas, the framework's own instructions) and
+    counts it with the model's own tokenizer.
+    """
+
+    index: int
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChatCompactor:
     """One compaction step over the chat messages that follow a checkpoint."""
 
@@ -156,11 +169,19 @@ class ChatCompactor:
         messages: Sequence[dict[str, Any]],
         checkpoint: Checkpoint | None,
         extra_tokens: int = 0,
+        reported: ReportedUsage | None = None,
     ) -> int:
-        """What the model would receive: ``extra_tokens`` + checkpoint + messages."""
+        """What the model would receive: ``extra_tokens`` + checkpoint + messages, or,
+        where more, the ``reported`` usage plus the messages after that response (Pi's
+        rule; the larger of the two, so an estimate never hides a reported overflow)."""
         head = [] if checkpoint is None else [self._checkpoint_dict(checkpoint)]
         read = read_chat_messages([*head, *messages], self.chat_format)
-        return extra_tokens + sum(self.token_counter.count(r.message) for r in read)
+        estimate = extra_tokens + sum(self.token_counter.count(r.message) for r in read)
+        if reported is None:
+            return estimate
+        shift = len(head)  # source indexes count the checkpoint dict first
+        after = (r.message for r in read if r.source_index - shift > reported.index)
+        return max(estimate, reported.tokens + sum(map(self.token_counter.count, after)))
 
     async def compact(
         self,
@@ -168,13 +189,14 @@ class ChatCompactor:
         checkpoint: Checkpoint | None,
         *,
         extra_tokens: int = 0,
+        reported: ReportedUsage | None = None,
     ) -> Compacted | None:
         """Compact when the context is over the threshold; ``None`` when nothing changes.
 
         ``messages`` are the ones after ``checkpoint`` (without it) and must not start
         with system messages: the integration keeps those itself.
         """
-        tokens = self.context_tokens(messages, checkpoint, extra_tokens)
+        tokens = self.context_tokens(messages, checkpoint, extra_tokens, reported)
         if tokens <= self.budget.threshold:
             return None
         head = [] if checkpoint is None else [self._checkpoint_dict(checkpoint)]
@@ -204,9 +226,12 @@ class ChatCompactor:
         checkpoint: Checkpoint | None,
         *,
         extra_tokens: int = 0,
+        reported: ReportedUsage | None = None,
     ) -> Compacted | None:
         """:meth:`compact` for a framework's synchronous hooks."""
-        return run_sync(self.compact(messages, checkpoint, extra_tokens=extra_tokens))
+        return run_sync(
+            self.compact(messages, checkpoint, extra_tokens=extra_tokens, reported=reported)
+        )
 
     def _checkpoint_dict(self, checkpoint: Checkpoint) -> dict[str, Any]:
         return checkpoint_message(checkpoint.text(), self.chat_format)

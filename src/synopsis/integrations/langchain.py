@@ -31,6 +31,7 @@ from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
     Compacted,
+    ReportedUsage,
     missing_extra,
     resolve_counter,
     window_budget,
@@ -87,6 +88,8 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ``token_counter`` counts every token figure: a :class:`synopsis.TokenCounter` or its
     name (default ``cjk``: characters / 4, a CJK character one token; ``tiktoken`` counts
     exactly with cl100k_base, ``chars4`` is Pi's estimate).
+    Where the latest response reports its usage, the context is at least that usage plus
+    the messages after it (as Pi counts), which includes what no estimate sees.
     """
 
     state_schema = SynopsisState
@@ -126,7 +129,10 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ) -> ModelResult:
         view = _View.of(request, self.compactor.text_tokens)
         compacted = self.compactor.compact_sync(
-            view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
+            view.chat,
+            view.checkpoint,
+            extra_tokens=view.system_tokens + self.instructions_tokens,
+            reported=view.reported,
         )
         new_request, update = view.apply(request, compacted)
         return _with_update(handler(new_request), update)
@@ -138,7 +144,10 @@ class SynopsisMiddleware(AgentMiddleware[SynopsisState, Any, Any]):
     ) -> ModelResult:
         view = _View.of(request, self.compactor.text_tokens)
         compacted = await self.compactor.compact(
-            view.chat, view.checkpoint, extra_tokens=view.system_tokens + self.instructions_tokens
+            view.chat,
+            view.checkpoint,
+            extra_tokens=view.system_tokens + self.instructions_tokens,
+            reported=view.reported,
         )
         new_request, update = view.apply(request, compacted)
         response = await handler(new_request)
@@ -162,6 +171,7 @@ class _View:
         self.record = record
         self.system_tokens = system_tokens
         self.chat = [_chat_dict(m) for m in messages]
+        self.reported = _reported_usage(messages)
 
     @classmethod
     def of(cls, request: ModelRequest[Any], text_tokens: Callable[[str], int]) -> _View:
@@ -210,6 +220,19 @@ class _View:
             content=checkpoint.text(), additional_kwargs={"lc_source": CHECKPOINT_SOURCE}
         )
         return request.override(messages=[*self.pinned, head, *kept]), update
+
+
+def _reported_usage(messages: Sequence[BaseMessage]) -> ReportedUsage | None:
+    """The usage of the latest response in view: it answered the context as it stands
+    (a compaction happens right before a model call, so the call after it is the one
+    that reports)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        usage = message.usage_metadata if isinstance(message, AIMessage) else None
+        if usage:
+            total = usage.get("total_tokens") or usage["input_tokens"] + usage["output_tokens"]
+            return ReportedUsage(index, int(total))
+    return None
 
 
 def _with_update(response: ModelResponse[Any] | AIMessage, update: Any) -> ModelResult:

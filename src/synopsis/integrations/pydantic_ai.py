@@ -24,6 +24,7 @@ from typing import Any
 from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
+    ReportedUsage,
     missing_extra,
     resolve_counter,
     window_budget,
@@ -63,6 +64,8 @@ class SynopsisHistoryProcessor:
     ``token_counter`` counts every token figure: a :class:`synopsis.TokenCounter` or its
     name (default ``cjk``: characters / 4, a CJK character one token; ``tiktoken`` counts
     exactly with cl100k_base, ``chars4`` is Pi's estimate).
+    Where the latest response reports its usage, the context is at least that usage plus
+    the messages after it (as Pi counts), which includes what no estimate sees.
 
     Calling it is asynchronous: pydantic-ai awaits it on its own event loop, so a model
     summarizer's HTTP calls need no thread.
@@ -101,7 +104,10 @@ class SynopsisHistoryProcessor:
             self.compactor.text_tokens(p.content) for p in system
         )
         compacted = await self.compactor.compact(
-            [_chat_dict(m) for m in recent], checkpoint, extra_tokens=extra
+            [_chat_dict(m) for m in recent],
+            checkpoint,
+            extra_tokens=extra,
+            reported=_reported_usage(recent),
         )
         if compacted is None:
             return messages
@@ -137,6 +143,16 @@ def _checkpoint_request(
     }
     part = CompactionPart(content=checkpoint.summary, metadata={METADATA_KEY: record})
     return ModelRequest(parts=[*system, part])
+
+
+def _reported_usage(recent: Sequence[ModelMessage]) -> ReportedUsage | None:
+    """The usage of the latest response after the checkpoint: it answered the context as
+    it stands (the processor runs right before each model request)."""
+    for index in range(len(recent) - 1, -1, -1):
+        message = recent[index]
+        if isinstance(message, ModelResponse) and message.usage.input_tokens:
+            return ReportedUsage(index, message.usage.input_tokens + message.usage.output_tokens)
+    return None
 
 
 def _record(message: ModelMessage) -> dict[str, Any] | None:
