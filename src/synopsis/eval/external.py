@@ -113,19 +113,13 @@ def locomo_turns(sample: Mapping[str, Any]) -> LocomoTurns:
             text = f"{turn['speaker']}: {said}"
             if position == 0:
                 text = f"{header}\n{text}"
-            dialogue_id = _dialogue_id(str(turn.get("dia_id", "")))
-            if dialogue_id:
+            for dialogue_id in evidence_ids([turn.get("dia_id", "")])[:1]:
                 by_id.setdefault(dialogue_id, len(turns))
             turns.append({"role": roles[turn["speaker"]], "text": text})
             spoken.append(said)
     if not turns:
         raise ConversionError("the conversation has no session with turns")
     return LocomoTurns(turns, by_id, spoken)
-
-
-def _dialogue_id(raw: str) -> str | None:
-    match = _EVIDENCE.fullmatch(raw.strip())
-    return f"D{int(match.group(1))}:{int(match.group(2))}" if match else None
 
 
 def evidence_ids(evidence: Iterable[object]) -> list[str]:
@@ -188,8 +182,8 @@ def qa_items(
     if category == "adversarial" or answer is None:
         return [], "no answer in the conversation (adversarial)"
     answer_text = str(answer)
-    evidence = [located.by_dialogue_id[d] for d in evidence_ids(qa.get("evidence") or ())
-                if d in located.by_dialogue_id]  # fmt: skip
+    named = evidence_ids(qa.get("evidence") or ())
+    evidence = [located.by_dialogue_id[d] for d in named if d in located.by_dialogue_id]
     if not evidence:
         return [], "no evidence turn"
     turns, spoken = located.turns, located.spoken
