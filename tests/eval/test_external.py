@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synopsis.eval.corpus import Case, load_corpus
+from synopsis.eval.corpus import Case, context_tokens, load_corpus, turn_message
 from synopsis.eval.external import (
     ConversionError,
     answer_parts,
@@ -33,6 +33,7 @@ from synopsis.eval.external import (
     locomo_turns,
 )
 from synopsis.eval.external_files import convert
+from synopsis.eval.external_tally import kept_by_group, tail_kept
 from tests.eval import _real_sets as checks
 
 EXTERNAL = Path(__file__).resolve().parents[1] / "data" / "external"
@@ -266,7 +267,7 @@ def _run_converter(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_converter_command_writes_cases_from_an_archive(tmp_path: Path) -> None:
     source = _archive(tmp_path, {"7": _sample([_qa("Where?", "Gothenburg", ["D1:2"])])})
-    done = _run_converter(str(source), str(tmp_path / "out"), "7")
+    done = _run_converter("convert", str(source), str(tmp_path / "out"), "7")
     assert done.returncode == 0, done.stderr
     written = json.loads((tmp_path / "out" / "locomo-7.json").read_text(encoding="utf-8"))
     assert [i["tokens"] for i in written["truth"]] == [["Gothenburg"]]
@@ -283,11 +284,67 @@ def test_the_converter_command_writes_cases_from_an_archive(tmp_path: Path) -> N
 def test_bad_input_is_one_error_line_and_exit_2(
     tmp_path: Path, make_source: Callable[[Path], Path], sample: str, message: str
 ) -> None:
-    done = _run_converter(str(make_source(tmp_path)), str(tmp_path / "out"), sample)
+    done = _run_converter("convert", str(make_source(tmp_path)), str(tmp_path / "out"), sample)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
     assert message in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+# --- the figures ----------------------------------------------------------------------------
+
+
+def _labelled_case() -> Case:
+    sample = _sample(
+        [
+            _qa("Where to in April?", "Gothenburg", ["D1:2"]),
+            _qa("Which race?", "Lisbon", ["D2:1"], category=1),
+            _qa("Where did the sister move?", "Tallinn", ["D2:2"]),
+        ]
+    )
+    converted = locomo_case(sample, "t1")
+    return Case(
+        id=converted["id"],
+        language="en",
+        setting="personal_chat",
+        turns=tuple(converted["turns"]),
+        truth=tuple(converted["truth"]),
+        untrusted=(),
+        noise=(),
+    )
+
+
+def test_the_final_rounds_kept_items_are_split_by_their_labels() -> None:
+    case = _labelled_case()
+    # q1 (Lisbon) is said again in turn 5, q2 (Tallinn) too; round 2 is the final one
+    report = {
+        "cases": [
+            {"case": "locomo-t1", "condition": "free", "round": 1, "missing": ["q0", "q1", "q2"]},
+            {"case": "locomo-t1", "condition": "free", "round": 2, "missing": ["q2"]},
+            {"case": "other", "condition": "free", "round": 2, "missing": []},
+        ]
+    }
+    assert kept_by_group([case], report) == {
+        "free": {
+            "all": (2, 3),
+            "said once": (1, 1),
+            "repeated": (1, 2),
+            "source assistant": (2, 2),
+            "source user": (0, 1),
+            "single_hop": (1, 2),
+            "multi_hop": (1, 1),
+        }
+    }
+
+
+def test_the_tail_alone_keeps_what_its_turns_say() -> None:
+    case = _labelled_case()
+    # the last turn says Tallinn and Lisbon; the whole case is six short turns
+    messages = [turn_message(t) for t in case.turns]
+    last, total = context_tokens(messages[-1:]), context_tokens(messages)
+    assert context_tokens(messages[-2:]) > last
+    assert tail_kept(case, last / total) == (2, 3)
+    assert tail_kept(case, 1.0) == (3, 3)
 
 
 # --- the committed subset -------------------------------------------------------------------
