@@ -182,6 +182,12 @@ def test_questions_the_evidence_does_not_state_verbatim_are_left_out_with_a_reas
     }
 
 
+def test_a_category_locomo_does_not_define_is_kept_as_unknown() -> None:
+    for category in ("4", 9, None):
+        truth, _ = _items({**_qa("Where?", "Gothenburg", ["D1:2"]), "category": category})
+        assert [i["tags"] for i in truth] == [["locomo", "unknown"]]
+
+
 def test_evidence_ids_are_read_as_locomo_writes_them() -> None:
     assert evidence_ids(["D8:6; D9:17", "D30:05", "D:11:26", "D8:6"]) == ["D8:6", "D9:17", "D30:5"]
     truth, _ = _items(_qa("Where?", "Gothenburg", ["D1:02"]))

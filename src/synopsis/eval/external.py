@@ -177,7 +177,12 @@ def qa_items(
     number: int, qa: Mapping[str, Any], located: LocomoTurns
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The truth items for question ``number`` and, when there are none, why not."""
-    category = CATEGORIES.get(int(qa.get("category") or 0), "unknown")
+    number_of_category = qa.get("category")
+    category = (
+        CATEGORIES.get(number_of_category, "unknown")
+        if isinstance(number_of_category, int)
+        else "unknown"
+    )
     answer = qa.get("answer")
     if category == "adversarial" or answer is None:
         return [], "no answer in the conversation (adversarial)"
