@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from synopsis.state.model import Written
 from synopsis.state.rules import any_match
+from synopsis.state.statements import is_rule
 
 MAX_TYPED_LINES = 12
 """A part with more lines than this and a heading reads as a pasted document."""
@@ -50,12 +51,13 @@ class Part:
     written: Written
 
 
-# A harness' wrapper element: a tag name with "-" or "_" (custom-element style), closed;
-# one that opens the message may run to its end.
-_ELEMENT = re.compile(
-    r"<(?P<name>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>.*?(?:</(?P=name)\s*>|\Z)",
-    re.DOTALL | re.IGNORECASE,
-)
+# An element's opening tag; which elements are a harness' wrappers is decided by
+# :func:`_elements` from where the tags stand, not from the tag's name alone.
+_OPEN_TAG = re.compile(r"<(?P<name>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?:\s[^<>]*)?>", re.IGNORECASE)
+_CUSTOM_NAME = re.compile(r"[-_]")
+_TAG_LINE = re.compile(r"^[ \t]*</?[a-z][\w-]*(?:\s[^<>\n]*)?>[ \t]*(?:\n|\Z)", re.MULTILINE | re.I)
+"""A line that is nothing but a tag: an envelope's end whose start the harness put
+elsewhere ("</task>"); never words of the user's."""
 _SLASH_COMMAND = re.compile(
     # not a top-level directory named in prose ("/tmp is full")
     r"^[ \t]*`?/(?!(?:tmp|etc|var|usr|opt|home|srv|dev|mnt|root|bin|proc|data|users)\b)"
@@ -96,13 +98,50 @@ def attribute(text: str) -> list[Part]:
     """The parts of a user turn, in order, each with how it was written."""
     parts: list[Part] = []
     position = 0
-    for element in _ELEMENT.finditer(text):
-        if element.group().endswith(">") or element.start() == 0:
-            parts.extend(_unwrapped(text[position : element.start()]))
-            parts.append(Part(element.group(), "harness"))
-            position = element.end()
+    for start, end, inner_start, inner_end, name in _elements(text):
+        parts.extend(_unwrapped(text[position:start]))
+        if any_match("quote-envelope", name.lower()):  # the harness quotes the user's words
+            parts.append(Part(text[start:inner_start], "harness"))
+            parts.extend(attribute(text[inner_start:inner_end]))
+            parts.append(Part(text[inner_end:end], "harness"))
+        else:
+            parts.append(Part(text[start:end], "harness"))
+        position = end
     parts.extend(_unwrapped(text[position:]))
     return [part for part in parts if part.text.strip()]
+
+
+def _elements(text: str) -> Iterator[tuple[int, int, int, int, str]]:
+    """A harness' wrapper elements in ``text``: (start, end, inner start, inner end, name).
+
+    An element is a wrapper when its tags stand where only a harness puts them: a tag
+    name with ``-`` or ``_`` (custom-element style, which no prose uses; one that opens the
+    message may run to its end), an element that opens the message and is closed in it,
+    one whose tags stand at the start and the end of lines of their own, and an envelope
+    known to quote the user (``<task>``, anywhere). HTML the user mentions in a sentence
+    ("wrap it in <ul>") is none of these."""
+    position = 0
+    while (tag := _OPEN_TAG.search(text, position)) is not None:
+        name = tag.group("name")
+        custom = _CUSTOM_NAME.search(name) is not None
+        at_start = not text[: tag.start()].strip()
+        close = re.compile(rf"</{re.escape(name)}\s*>", re.IGNORECASE).search(text, tag.end())
+        if close is None:
+            if custom and tag.start() == 0:
+                yield tag.start(), len(text), tag.end(), len(text), name
+                return
+            position = tag.end()
+            continue
+        line_start = text.rfind("\n", 0, tag.start()) + 1
+        line_end = text.find("\n", close.end())
+        own_lines = not text[line_start : tag.start()].strip() and not (
+            text[close.end() : len(text) if line_end < 0 else line_end].strip()
+        )
+        if custom or at_start or own_lines or any_match("quote-envelope", name.lower()):
+            yield tag.start(), close.end(), tag.end(), close.start(), name
+            position = close.end()
+        else:
+            position = tag.end()
 
 
 def typed_text(parts: list[Part]) -> str:
@@ -113,6 +152,12 @@ def _unwrapped(text: str) -> Iterator[Part]:
     """Attribution of text outside wrapper elements."""
     stripped = text.strip()
     if not stripped:
+        return
+    tag_line = _TAG_LINE.search(text)
+    if tag_line is not None:
+        yield from _unwrapped(text[: tag_line.start()])
+        yield Part(tag_line.group(), "harness")
+        yield from _unwrapped(text[tag_line.end() :])
         return
     if any_match("harness", stripped.lower()) or _HOOK_REPORT.search(stripped):
         yield Part(text, "harness")
@@ -135,6 +180,14 @@ def _unwrapped(text: str) -> Iterator[Part]:
     if _FRONT_MATTER.match(stripped):
         yield Part(text, "pasted")
         return
+    document = _pasted_reply_or_prompt(text)
+    if document is not None:
+        for part in document:
+            if part.written == "typed":
+                yield from _documents(part.text)
+            else:
+                yield part
+        return
     position = 0
     for fence in _FENCE.finditer(text):
         yield from _documents(text[position : fence.start()])
@@ -156,6 +209,145 @@ def is_heading(line: str) -> bool:
         and not bare.endswith((".", "!", "?"))
         and all(ch.isupper() for ch in letters)
     )
+
+
+# --- another model's reply, and a script's task prompt ------------------------------------
+
+_FORMATTED_LINE = re.compile(
+    r"^\s*(?:"
+    r"#{1,6}\s+\S"  # a markdown heading
+    r"|(?:[-*+•]\s+|\d{1,3}[.)]\s+)?\*\*[^*\n]{1,80}\*\*"  # a bold label, in a list item too
+    r"|\|.*\|\s*$"  # a table row
+    r"|(?:-{3,}|\*{3,}|_{3,})\s*$"  # a horizontal rule
+    r"|[✅❌✔✗⚠🔴🟠🟡🟢👉📌💡🚀⭐🎯🔧📝]"  # an emoji that marks a point
+    r"|```"  # a code block (one line stands for it)
+    r")"
+)
+"""A line a writer formats; a quote line ("> …") is not one: people quote what they answer."""
+_LIST_LINE = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+\S")
+_SHOUTED_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?[A-Z][A-Z0-9]{3,}(?:[ _/&-][A-Z0-9]+){0,3}"
+    r"(?:\*\*)?(?:\s*[-–—:：]\s*\S|\s*[:：]?\s*$)"
+)
+"""A template's capitalised label: "CRITICAL - Depth control …", "IMPORTANT:", "OUTPUT FORMAT"."""
+REPLY_MIN_LINES = 8
+REPLY_MIN_FORMATTED = 4
+REPLY_MIN_CHARS = 300
+"""A message this long with this many formatted lines (headings, bold labels, table rows,
+rules, emoji markers, code) reads as a document: people type chat messages, models and
+reviewers write formatted replies. Two formatted lines in six are enough when it passes
+a verdict on "your" work, a reviewer's voice."""
+PROMPT_MIN_LINES = 10
+PROMPT_MIN_CHARS = 500
+PROMPT_MIN_RULE_BULLETS = 5
+"""A script's task prompt is long and templated: capitalised labels, a role framing,
+many rule bullets. A typed message that shouts once ("IMPORTANT: never push to main")
+is none of this."""
+MAX_FRAMING_CHARS = 600
+"""The user's words around what they paste ("here is the review:") are short."""
+
+
+def _pasted_reply_or_prompt(text: str) -> list[Part] | None:
+    """The parts of ``text`` when it is another model's formatted reply the user pasted,
+    or a templated task prompt a script or harness sent in the user's name; else None.
+
+    Decided from the message alone (never from a later one): a typed chat message is
+    short and plain; a reply is dense with formatting, a prompt template with capitalised
+    labels, a role framing and rule bullets. Of a reply, the plain lines before its first
+    formatted one (the user's framing: "here is what the reviewer said:") and a plain last
+    paragraph that refers to it ("以上是评审意见，按这个改") stay typed, unless they
+    already speak in the reply's voice. Of a prompt, its first plain paragraph is the
+    request and stays typed; the rest is the harness'."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) < 6:
+        return None
+    formatted = sum(1 for line in lines if _FORMATTED_LINE.match(line))
+    verdict = any_match("evaluation", text.lower())
+    size = text_size(text)
+    if (
+        size >= REPLY_MIN_CHARS
+        and (len(lines) >= REPLY_MIN_LINES or verdict)
+        and (formatted >= REPLY_MIN_FORMATTED or (verdict and formatted >= 2))
+    ):
+        return _reply_parts(text)
+    if len(lines) < PROMPT_MIN_LINES or size < PROMPT_MIN_CHARS:
+        return None
+    labels = sum(1 for line in lines if _SHOUTED_LABEL.match(line))
+    role = any(_is_role(line) for line in lines)
+    bullets = sum(1 for line in lines if _LIST_LINE.match(line) and _states_rule(line))
+    if (
+        labels >= 3
+        or (labels >= 2 and (role or bullets >= PROMPT_MIN_RULE_BULLETS))
+        or (role and labels and bullets >= PROMPT_MIN_RULE_BULLETS)
+    ):
+        return _prompt_parts(text)
+    return None
+
+
+def text_size(text: str) -> int:
+    """Characters, a CJK character counted as three: about what it carries in Latin letters."""
+    return len(text) + 2 * len(_CJK.findall(text))
+
+
+def _reply_parts(text: str) -> list[Part]:
+    lines = text.split("\n")
+    first = next(
+        i
+        for i, line in enumerate(lines)
+        if _FORMATTED_LINE.match(line) or any_match("evaluation", line.lower())
+    )
+    framing = "\n".join(lines[:first])
+    if text_size(framing) > MAX_FRAMING_CHARS:
+        framing, first = "", 0
+    body = "\n".join(lines[first:])
+    tail = ""
+    last = re.search(r"\n\s*\n(?P<tail>[^\n]*(?:\n[^\n]+)*)\s*\Z", body)
+    if last is not None:
+        candidate = last.group("tail")
+        if (
+            text_size(candidate) <= MAX_FRAMING_CHARS
+            and not any(_FORMATTED_LINE.match(line) for line in candidate.split("\n"))
+            and any_match("refers-to-paste", candidate.lower())
+            and not any_match("evaluation", candidate.lower())
+        ):
+            body, tail = body[: last.start()], candidate
+    return [Part(framing, "typed"), Part(body, "pasted"), Part(tail, "typed")]
+
+
+def _prompt_parts(text: str) -> list[Part]:
+    """The request (the first plain paragraph) typed; the template around it the harness'
+    — or pasted, when the user's request introduces it ("use the prompt below")."""
+    parts: list[Part] = []
+    request = introduced = False
+    for block in re.split(r"\n\s*\n", text):
+        plain = not any(
+            _FORMATTED_LINE.match(line)
+            or _SHOUTED_LABEL.match(line)
+            or _LIST_LINE.match(line)
+            or _is_role(line)
+            for line in block.split("\n")
+            if line.strip()
+        )
+        typed = (
+            plain and bool(block.strip()) and not request and text_size(block) <= MAX_FRAMING_CHARS
+        )
+        written: Written = "typed" if typed else "pasted" if introduced else "harness"
+        introduced = introduced or (typed and not parts)
+        request = request or typed
+        if parts and parts[-1].written == written:
+            parts[-1] = Part(f"{parts[-1].text}\n\n{block}", written)
+        else:
+            parts.append(Part(block, written))
+    return parts
+
+
+def _is_role(line: str) -> bool:
+    return any_match("role-framing", line.strip().lower())
+
+
+def _states_rule(line: str) -> bool:
+    """A list item that words a rule (only counted here: a template's rule bullets)."""
+    return is_rule(line.lower())
 
 
 def _documents(text: str) -> Iterator[Part]:

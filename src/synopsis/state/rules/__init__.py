@@ -20,7 +20,17 @@ Stages:
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
 * ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变");
 * ``undo`` — the user undid the last commit themselves ("I've reset the previous commit");
-* ``rewrite`` — the user rewrote the history, every earlier commit id changed ("I rebased").
+* ``rewrite`` — the user rewrote the history, every earlier commit id changed ("I rebased");
+* ``quote-envelope`` — the name of a harness' wrapper element whose content is the user's
+  own words (Cline's ``<task>``, a ``<user_query>``): the tags are the harness', the inside
+  is attributed like any user text (matched on the bare tag name);
+* ``evaluation`` — a reviewer's verdict on the agent's work, addressed to it ("you
+  implemented a solid …", "你实现了非常棒的…"): in a formatted document, the voice of
+  another model's reply that the user pasted;
+* ``role-framing`` — a prompt template's opening ("You are an expert …", "你是一名…"):
+  with capitalised labels and rule bullets, a harness' or script's task prompt;
+* ``refers-to-paste`` — the user's words after what they pasted, pointing back at it
+  ("see above", "以上是评审意见"): typed, though they end a pasted document.
 """
 
 from __future__ import annotations
@@ -30,7 +40,20 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-Stage = Literal["harness", "rule", "not-rule", "specific", "update", "keep", "undo", "rewrite"]
+Stage = Literal[
+    "harness",
+    "rule",
+    "not-rule",
+    "specific",
+    "update",
+    "keep",
+    "undo",
+    "rewrite",
+    "quote-envelope",
+    "evaluation",
+    "role-framing",
+    "refers-to-paste",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,49 @@ RULES: tuple[Rule, ...] = (
                  "codebase):", "# path: AGENTS.md"),
         misses=("Put the contents of notes.md in the README.",),
     ),
+    Rule(
+        "user-words-envelope",
+        "quote-envelope",
+        r"^(?:task|feedback|answer|query|question|request|user[-_]?(?:query|message|input|"
+        r"request|prompt|task))$",
+        matches=("task", "user_query", "feedback"),
+        misses=("environment_details", "user_instructions", "system-reminder", "div"),
+    ),
+    Rule(
+        "verdict-on-your-work",
+        "evaluation",
+        r"\byou(?:'ve| have)? (?:\w+ )?(?:implemented|built|created|designed|done|wrote|written|"
+        r"added|made|put together|nailed|handled)\b[^.\n]{0,80}?\b(?:great|excellent|solid|"
+        r"impressive|nice|good|well|thorough|clean|elegant|robust|strong)\b|"
+        r"\b(?<!a )(?:great|excellent|nice|solid|impressive) (?:job|work|progress|start)\b|"
+        r"\bwell done\b|\byour (?:implementation|approach|design|code|solution|plan|analysis|"
+        r"architecture|refactor) (?:is|looks|seems)\b|\b(?:strengths|weaknesses|verdict|"
+        r"overall assessment)\s*:",
+        matches=("You implemented a really solid scoring system here.", "Great job on the parser.",
+                 "Your approach looks reasonable overall.", "**Verdict:** ship it"),
+        misses=("You implemented it wrong, redo it.", "Do a good job on the tests.",
+                "The job failed again."),
+    ),
+    Rule(
+        "you-are-the-role",
+        "role-framing",
+        r"^(?:#+\s*)?you are (?:a|an|the) (?:[\w-]+ ){0,4}?(?:expert|engineer|developer|assistant|"
+        r"agent|analyst|reviewer|architect|specialist|consultant|writer|researcher|auditor)\b|"
+        r"^your (?:task|job|goal|role|mission) (?:is|will be)\b",
+        matches=("You are an expert Go developer.", "Your task is to audit the repository."),
+        misses=("You are right, go ahead.", "Are you an expert on this?"),
+    ),
+    Rule(
+        "points-back-at-the-paste",
+        "refers-to-paste",
+        r"\b(?:(?:see |from |in |per |as )?(?:the )?above|(?:this|that|the|his|her|their) "
+        r"(?:review|feedback|reply|answer|response|critique|assessment|output)|what (?:it|he|she|"
+        r"they|the (?:other )?(?:model|reviewer|bot)) (?:said|says|wrote|suggests?)|"
+        r"(?:that|this) (?:is|was) (?:from|what) )",
+        matches=("That was from the other model. Do you agree with the above?",
+                 "Apply this feedback, but keep the schema."),
+        misses=("Thanks, that works.", "I feed back the results tomorrow."),
+    ),
     # --- rules the older vocabulary misses --------------------------------------------------
     Rule(
         "bare-prohibition",
