@@ -110,3 +110,31 @@ def test_a_list_item_without_a_value_does_not_take_the_item_above() -> None:
     rules = rules_of(text)
     assert "never delete by hand, use the purge job" in rules
     assert not any("copies" in r and "purge" in r for r in rules)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok, the old token was revoked anyway. But seriously, never again.",
+        "Fine, leave it. Just don't.",
+        "好吧，这次先这样。别再这样了。",
+        "收到。不要乱来。",
+    ],
+)
+def test_a_rule_sentence_that_names_nothing_is_no_rule(text: str) -> None:
+    assert rules_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Never npm.", "npm"),
+        ("No force pushes.", "force pushes"),
+        ("Always rebase.", "rebase"),
+        ("别用 npm。", "npm"),
+        ("只要靠窗的座位。", "靠窗"),
+        ("Don't go over it without asking me.", "asking me"),
+    ],
+)
+def test_a_short_rule_that_names_its_subject_stays(text: str, kept: str) -> None:
+    assert any(kept in rule for rule in rules_of(text))

@@ -44,6 +44,38 @@ def is_rule(sentence_low: str) -> bool:
     )
 
 
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_ZH_EMPTY = re.compile(
+    r"不要|不能|不准|不许|不可以|必须|一定|千万|务必|这样|那样|这么|那么|[别再又了啊吧呢哦乱搞弄做来去也都就还]"
+)
+MIN_HAN_SUBJECT = 2
+"""A Chinese rule sentence with fewer Han characters than this besides its rule and
+function words names only its verb ("别搞混", "不要乱来")."""
+
+
+def has_subject(sentence: str, low: str) -> bool:
+    """Whether a rule sentence names what it is about: a content word, a value or a name.
+    "but yeah, just don't." and "别搞混。" name nothing — on their own they are the
+    speaker's emphasis on something said before (which stands as its own statement), and
+    as rules they would tell the next reader nothing."""
+    if has_specific(sentence, low):
+        return True
+    if _HAN.search(low):
+        content = _HAN.findall(_ZH_EMPTY.sub("", low))
+        return len(content) >= MIN_HAN_SUBJECT or bool(re.search(r"[a-z]{3}", low))
+    words = {w for w in _WORD3.findall(rule_masked(low)) if w not in _NOT_TOPIC}
+    return bool(words - _EMPTY_WORDS)
+
+
+_WORD3 = re.compile(r"[a-z][a-z0-9]{2,}")
+_EMPTY_WORDS = frozenset(
+    {"yeah", "yes", "okay", "fine", "right", "really", "please", "again", "but", "and", "the",
+     "seriously", "honestly", "absolutely", "definitely", "literally", "obviously", "ever",
+     "don", "not", "you", "that", "this", "just", "it's", "too", "now", "all", "any", "one",
+     "can", "for", "was", "are", "doing", "does", "did", "got", "get"}
+)  # fmt: skip
+
+
 def rule_masked(sentence_low: str) -> str:
     """The sentence with rule words that state no rule blanked out (beliefs, negated
     obligations, clauses that ask or describe: see the ``not-rule`` records)."""
@@ -73,7 +105,7 @@ def classify(sentence: str, low: str) -> SentenceKind:
     if sentence.rstrip().endswith(("?", "？")) or _ASKING_ORDER.match(low):
         return "question"
     if is_rule(low):
-        return "rule"
+        return "rule" if has_subject(sentence, low) else "other"
     if has_specific(sentence, low) or _has_rule_word(low):
         return "fact"  # a rule word that states no rule still marks words worth keeping
     return "other"
