@@ -178,6 +178,33 @@ def test_typed_messages_with_some_structure_stay_typed(text: str) -> None:
     assert written(text) == ["typed"], text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two code blocks, one of them a script full of "# comments"
+        "The deploy script fails on the second step:\n```bash\n# build\nmake all\n"
+        "# ship\n./ship.sh --prod\n# notify\ncurl -X POST $HOOK\n```\nand the log says:\n"
+        "```\nstep 2: permission denied while writing /srv/releases/current\n```\n"
+        "I think the folder belongs to the old deploy user from before the migration.\n"
+        "Never run it with sudo to get around that, fix the ownership instead.",
+        # a result table from the database console, then the user's rule
+        "This is what the orders table holds now:\n| id | state |\n|----|-------|\n"
+        "| 17 | open |\n| 18 | open |\n| 19 | paid |\n| 20 | open |\n| 21 | refunded |\n"
+        "Never run it with sudo, and do not delete the open orders, support still needs "
+        "them for the audit next week, they asked for every order since March.",
+        # a build log whose lines start with their level, then the user's rule
+        "The build prints this:\nERROR: cannot resolve module 'left-pad'\nWARNING: peer "
+        "dependency missing\nWARNING: lockfile out of date\nINFO: 214 modules\nERROR: exit "
+        "code 1\nINFO: took 41s\nINFO: cache miss\nINFO: retrying\nERROR: giving up\n"
+        "NOTICE: see https://build.example.org/runs/4411 for the full output of the run\n"
+        "FATAL: the cache directory /var/cache/build is not writable by this user\n\n"
+        "Never run it with sudo to fix it, and leave the lockfile as it is for now please.",
+    ],
+)
+def test_code_tables_and_logs_the_user_pastes_leave_their_own_rule_typed(text: str) -> None:
+    assert any("sudo" in rule for rule in rules_of(text)), [p.written for p in attribute(text)]
+
+
 # --- a script's templated task prompt ---------------------------------------------------------
 
 _PROMPT_EN = """You are an expert code auditor working in a headless run.

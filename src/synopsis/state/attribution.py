@@ -213,33 +213,36 @@ def is_heading(line: str) -> bool:
 
 # --- another model's reply, and a script's task prompt ------------------------------------
 
-_FORMATTED_LINE = re.compile(
-    r"^\s*(?:"
-    r"#{1,6}\s+\S"  # a markdown heading
-    r"|(?:[-*+•]\s+|\d{1,3}[.)]\s+)?\*\*[^*\n]{1,80}\*\*"  # a bold label, in a list item too
-    r"|\|.*\|\s*$"  # a table row
-    r"|(?:-{3,}|\*{3,}|_{3,})\s*$"  # a horizontal rule
-    r"|[✅❌✔✗⚠🔴🟠🟡🟢👉📌💡🚀⭐🎯🔧📝]"  # an emoji that marks a point
-    r"|```"  # a code block (one line stands for it)
-    r")"
+_FORMATTING: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("heading", re.compile(r"^\s*#{1,6}\s+\S")),
+    ("bold", re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?\*\*[^*\n]{1,80}\*\*")),
+    ("table", re.compile(r"^\s*\|.*\|\s*$")),
+    ("rule", re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")),
+    ("emoji", re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?[✅❌✔✗⚠🔴🟠🟡🟢👉📌💡🚀⭐🎯🔧📝]")),
 )
-"""A line a writer formats; a quote line ("> …") is not one: people quote what they answer."""
+"""How a writer formats a line: a heading, a bold label (in a list item too), a table
+row, a horizontal rule, an emoji that marks a point. A quote line ("> …") is none: people
+quote what they answer; code is fenced, and no line inside a fence counts."""
 _LIST_LINE = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+\S")
 _SHOUTED_LABEL = re.compile(
-    r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?[A-Z][A-Z0-9]{3,}(?:[ _/&-][A-Z0-9]+){0,3}"
+    r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?"
+    r"(?!(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|FAIL|FAILED|PASS|PASSED|DONE|SKIP|"
+    r"SKIPPED|NOTICE)\b)[A-Z][A-Z0-9]{3,}(?:[ _/&-][A-Z0-9]+){0,3}"
     r"(?:\*\*)?(?:\s*[-–—:：]\s*\S|\s*[:：]?\s*$)"
 )
-"""A template's capitalised label: "CRITICAL - Depth control …", "IMPORTANT:", "OUTPUT FORMAT"."""
+"""A template's capitalised label: "CRITICAL - Depth control …", "IMPORTANT:", "OUTPUT
+FORMAT" (a log line's level, "ERROR: …", is none)."""
 REPLY_MIN_LINES = 8
 REPLY_MIN_FORMATTED = 4
 REPLY_MIN_CHARS = 300
-"""A message this long with this many formatted lines (headings, bold labels, table rows,
-rules, emoji markers, code) reads as a document: people type chat messages, models and
-reviewers write formatted replies. Two formatted lines in six are enough when it passes
-a verdict on "your" work, a reviewer's voice."""
+"""A message this long with this many formatted lines of two kinds or more (a list
+counts as a kind) reads as a document: people type chat messages, models and reviewers
+write formatted replies (a table alone is pasted output). Two formatted lines in six are
+enough when it passes a verdict on "your" work, a reviewer's voice."""
 PROMPT_MIN_LINES = 10
 PROMPT_MIN_CHARS = 500
 PROMPT_MIN_RULE_BULLETS = 5
+PROMPT_MANY_LABELS = 4
 """A script's task prompt is long and templated: capitalised labels, a role framing,
 many rule bullets. A typed message that shouts once ("IMPORTANT: never push to main")
 is none of this."""
@@ -258,30 +261,48 @@ def _pasted_reply_or_prompt(text: str) -> list[Part] | None:
     paragraph that refers to it ("以上是评审意见，按这个改") stay typed, unless they
     already speak in the reply's voice. Of a prompt, its first plain paragraph is the
     request and stays typed; the rest is the harness'."""
-    lines = [line for line in text.split("\n") if line.strip()]
+    outside = _outside_code(text)
+    lines = [line for line in outside.split("\n") if line.strip()]
     if len(lines) < 6:
         return None
-    formatted = sum(1 for line in lines if _FORMATTED_LINE.match(line))
-    verdict = any_match("evaluation", text.lower())
-    size = text_size(text)
+    kinds = [_formatting(line) for line in lines]
+    formatted = sum(1 for kind in kinds if kind)
+    distinct = {kind for kind in kinds if kind}
+    if any(_LIST_LINE.match(line) for line in lines):
+        distinct.add("list")
+    verdict = any_match("evaluation", outside.lower())
+    size = text_size(outside)
     if (
         size >= REPLY_MIN_CHARS
         and (len(lines) >= REPLY_MIN_LINES or verdict)
-        and (formatted >= REPLY_MIN_FORMATTED or (verdict and formatted >= 2))
+        and (
+            (formatted >= REPLY_MIN_FORMATTED and len(distinct) >= 2)
+            or (verdict and formatted >= 2)
+        )
     ):
-        return _reply_parts(text)
+        return _reply_parts(text, outside)
     if len(lines) < PROMPT_MIN_LINES or size < PROMPT_MIN_CHARS:
         return None
     labels = sum(1 for line in lines if _SHOUTED_LABEL.match(line))
     role = any(_is_role(line) for line in lines)
     bullets = sum(1 for line in lines if _LIST_LINE.match(line) and _states_rule(line))
     if (
-        labels >= 3
+        labels >= PROMPT_MANY_LABELS
         or (labels >= 2 and (role or bullets >= PROMPT_MIN_RULE_BULLETS))
         or (role and labels and bullets >= PROMPT_MIN_RULE_BULLETS)
     ):
-        return _prompt_parts(text)
+        return _prompt_parts(text, outside)
     return None
+
+
+def _formatting(line: str) -> str | None:
+    return next((kind for kind, pattern in _FORMATTING if pattern.match(line)), None)
+
+
+def _outside_code(text: str) -> str:
+    """``text`` with every fenced block's lines blanked (same line count and offsets):
+    a "# comment" or "SELECT" inside code is no heading or label."""
+    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
 
 
 def text_size(text: str) -> int:
@@ -289,15 +310,15 @@ def text_size(text: str) -> int:
     return len(text) + 2 * len(_CJK.findall(text))
 
 
-def _reply_parts(text: str) -> list[Part]:
-    lines = text.split("\n")
+def _reply_parts(text: str, outside: str) -> list[Part]:
+    lines, plain_lines = text.split("\n"), outside.split("\n")
     first = next(
         i
-        for i, line in enumerate(lines)
-        if _FORMATTED_LINE.match(line) or any_match("evaluation", line.lower())
+        for i, line in enumerate(plain_lines)
+        if _formatting(line) or any_match("evaluation", line.lower())
     )
     framing = "\n".join(lines[:first])
-    if text_size(framing) > MAX_FRAMING_CHARS:
+    if text_size(framing) > MAX_FRAMING_CHARS or "```" in framing:
         framing, first = "", 0
     body = "\n".join(lines[first:])
     tail = ""
@@ -306,7 +327,8 @@ def _reply_parts(text: str) -> list[Part]:
         candidate = last.group("tail")
         if (
             text_size(candidate) <= MAX_FRAMING_CHARS
-            and not any(_FORMATTED_LINE.match(line) for line in candidate.split("\n"))
+            and not any(_formatting(line) for line in candidate.split("\n"))
+            and "```" not in candidate
             and any_match("refers-to-paste", candidate.lower())
             and not any_match("evaluation", candidate.lower())
         ):
@@ -314,18 +336,22 @@ def _reply_parts(text: str) -> list[Part]:
     return [Part(framing, "typed"), Part(body, "pasted"), Part(tail, "typed")]
 
 
-def _prompt_parts(text: str) -> list[Part]:
+def _prompt_parts(text: str, outside: str) -> list[Part]:
     """The request (the first plain paragraph) typed; the template around it the harness'
     — or pasted, when the user's request introduces it ("use the prompt below")."""
     parts: list[Part] = []
     request = introduced = False
-    for block in re.split(r"\n\s*\n", text):
-        plain = not any(
-            _FORMATTED_LINE.match(line)
+    position = 0
+    for gap in [*re.finditer(r"\n\s*\n", outside), None]:
+        end = len(text) if gap is None else gap.start()
+        block, shape = text[position:end], outside[position:end]
+        position = end if gap is None else gap.end()
+        plain = "```" not in block and not any(
+            _formatting(line)
             or _SHOUTED_LABEL.match(line)
             or _LIST_LINE.match(line)
             or _is_role(line)
-            for line in block.split("\n")
+            for line in shape.split("\n")
             if line.strip()
         )
         typed = (
