@@ -10,17 +10,26 @@ nobody's instruction.
 
 The decision is made from the text's structure, not from its wording:
 
-* **harness** — an element in a harness' wrapper tags (``<command-name>``,
-  ``<system-reminder>``, ``<environment_context>``: a tag name with ``-`` or ``_``, which
-  no prose uses); a line that starts a slash command (``/add src/x.py``); a console
-  prompt with its option list and answer (``…? (Y)es/(N)o [Yes]: all``); a hook's report
-  (a ``… hook …:`` line, or a line opened by a bracketed script path); and the known
-  harness formats recorded as ``harness`` rules in :mod:`synopsis.state.rules`;
-* **pasted** — fenced code, YAML front matter, terminal output, and documents: from a
-  heading (markdown, an all-capitals title line or a bold title line) that opens a long
-  run of lines, any very long block, and in a long message everything after its first
-  paragraph (the user's framing of what they paste);
+* **harness** — an element in a harness' wrapper tags, whatever the tag's name, told by
+  where its tags stand (a name with ``-`` or ``_`` like ``<system-reminder>``, which no
+  prose uses; an element that opens the message; tags on lines of their own) — except
+  an envelope that quotes the user's own words (``<task>``, ``<user_query>``: recorded
+  as ``quote-envelope`` rules), whose tags are the harness' and whose inside is
+  attributed like any text; a line that is only a tag; a line that starts a slash
+  command (``/add src/x.py``); a console prompt with its option list and answer
+  (``…? (Y)es/(N)o [Yes]: all``); a hook's report (a ``… hook …:`` line, or a line opened
+  by a bracketed script path); a templated task prompt (capitalised labels, a role
+  framing, rule bullets) but for its request; and the known harness formats recorded as
+  ``harness`` rules in :mod:`synopsis.state.rules`;
+* **pasted** — fenced code, YAML front matter, terminal output, and documents: another
+  model's formatted reply (headings, bold labels, tables, dense enough, or a verdict on
+  "your" work), from a heading (markdown, an all-capitals title line or a bold title
+  line) that opens a long run of lines, any very long block, and in a long message
+  everything after its first paragraph (the user's framing of what they paste);
 * **typed** — the rest.
+
+Every decision reads the message alone, never a later one: what a message's words are
+does not change when the conversation goes on.
 """
 
 from __future__ import annotations
@@ -121,27 +130,45 @@ def _elements(text: str) -> Iterator[tuple[int, int, int, int, str]]:
     known to quote the user (``<task>``, anywhere). HTML the user mentions in a sentence
     ("wrap it in <ul>") is none of these."""
     position = 0
+    lead = len(text) - len(text.lstrip())
+    closes: dict[str, re.Match[str] | None] = {}  # per name: the next closing tag found
     while (tag := _OPEN_TAG.search(text, position)) is not None:
         name = tag.group("name")
         custom = _CUSTOM_NAME.search(name) is not None
-        at_start = not text[: tag.start()].strip()
-        close = re.compile(rf"</{re.escape(name)}\s*>", re.IGNORECASE).search(text, tag.end())
+        key = name.lower()
+        close = closes.get(key)
+        if key not in closes or (close is not None and close.start() < tag.end()):
+            # one search per closing tag and name (none found stays none): many tags of
+            # one name in a pasted page stay linear
+            close = re.compile(rf"</{re.escape(name)}\s*>", re.IGNORECASE).search(text, tag.end())
+            closes[key] = close
         if close is None:
             if custom and tag.start() == 0:
                 yield tag.start(), len(text), tag.end(), len(text), name
                 return
             position = tag.end()
             continue
-        line_start = text.rfind("\n", 0, tag.start()) + 1
-        line_end = text.find("\n", close.end())
-        own_lines = not text[line_start : tag.start()].strip() and not (
-            text[close.end() : len(text) if line_end < 0 else line_end].strip()
-        )
-        if custom or at_start or own_lines or any_match("quote-envelope", name.lower()):
+        at_start = tag.start() == lead
+        own_lines = _opens_line(text, tag.start()) and _ends_line(text, close.end())
+        if custom or at_start or own_lines or any_match("quote-envelope", key):
             yield tag.start(), close.end(), tag.end(), close.start(), name
             position = close.end()
         else:
             position = tag.end()
+
+
+def _opens_line(text: str, position: int) -> bool:
+    """Whether only spaces stand between the line's start and ``position``."""
+    while position > 0 and text[position - 1] in " \t":
+        position -= 1
+    return position == 0 or text[position - 1] == "\n"
+
+
+def _ends_line(text: str, position: int) -> bool:
+    """Whether only spaces stand between ``position`` and the line's end."""
+    while position < len(text) and text[position] in " \t\r":
+        position += 1
+    return position == len(text) or text[position] == "\n"
 
 
 def typed_text(parts: list[Part]) -> str:
