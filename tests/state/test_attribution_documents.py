@@ -309,3 +309,24 @@ def test_a_messages_rules_do_not_depend_on_the_messages_after_it(
     for constraint in prefix.constraints:
         assert written_by_text.get(constraint.text, constraint.written) == constraint.written
         assert constraint.text in written_by_text
+
+
+def test_a_template_without_a_plain_request_keeps_the_line_it_labels_as_the_task() -> None:
+    prompt = "\n".join(
+        [
+            "You are an expert release engineer.",
+            "TASK: Draft the release notes for version 4.2 from the merged pull requests.",
+            "IMPORTANT: Never mention internal ticket numbers.",
+            "CRITICAL - Tone: plain and short, no marketing words at all.",
+            "- Always group the changes by component.",
+            "- Never include the commits of the bots.",
+            "- Only list user-facing changes.",
+            "- You must link every pull request.",
+            "- Do not invent dates.",
+            "- Keep every entry to one line, with the author's handle at its end.",
+            "OUTPUT FORMAT: markdown with one heading per component and a list under it.",
+        ]
+    )
+    state = extract_working_state([user(prompt)])
+    assert state.current_constraints() == ()
+    assert state.goals and "release notes" in state.goals[0].text

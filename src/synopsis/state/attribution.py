@@ -364,8 +364,9 @@ def _reply_parts(text: str, outside: str) -> list[Part]:
 
 
 def _prompt_parts(text: str, outside: str) -> list[Part]:
-    """The request (the first plain paragraph) typed; the template around it the harness'
-    — or pasted, when the user's request introduces it ("use the prompt below")."""
+    """The request (the first plain paragraph, else the line labelled as the task) typed;
+    the template around it the harness' — or pasted, when the user's request introduces
+    it ("use the prompt below")."""
     parts: list[Part] = []
     request = introduced = False
     position = 0
@@ -391,6 +392,15 @@ def _prompt_parts(text: str, outside: str) -> list[Part]:
             parts[-1] = Part(f"{parts[-1].text}\n\n{block}", written)
         else:
             parts.append(Part(block, written))
+    if not request:  # no plain paragraph: the request is the line the template labels so
+        for line in re.finditer(r"^[^\n]*$", outside, re.MULTILINE):
+            if any_match("task-label", line.group().strip().lower()):
+                start, end = line.span()
+                return [
+                    Part(text[:start], "harness"),
+                    Part(text[start:end], "typed"),
+                    Part(text[end:], "harness"),
+                ]
     return parts
 
 

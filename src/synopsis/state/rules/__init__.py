@@ -29,6 +29,8 @@ Stages:
   another model's reply that the user pasted;
 * ``role-framing`` — a prompt template's opening ("You are an expert …", "你是一名…"):
   with capitalised labels and rule bullets, a harness' or script's task prompt;
+* ``task-label`` — the line of a prompt template that labels its request ("TASK: …",
+  "任务：…"): the request, when no plain paragraph states it;
 * ``refers-to-paste`` — the user's words after what they pasted, pointing back at it
   ("see above", "以上是评审意见"): typed, though they end a pasted document.
 """
@@ -53,6 +55,7 @@ Stage = Literal[
     "evaluation",
     "role-framing",
     "refers-to-paste",
+    "task-label",
 ]
 
 

@@ -105,6 +105,14 @@ RULES: tuple[Rule, ...] = (
                  "Apply this feedback, but keep the schema."),
         misses=("Thanks, that works.", "I feed back the results tomorrow."),
     ),
+    Rule(
+        "labelled-task",
+        "task-label",
+        r"^(?:[#*>\s-]*)(?:\*\*)?(?:your |the |main )?(?:task|goal|objective|request|mission|"
+        r"assignment)(?:\*\*)?\s*(?:[:：]|\s[-–—])\s*\S",
+        matches=("TASK: Summarise the open issues.", "**Goal:** migrate the cron jobs"),
+        misses=("The task failed again.", "Goal reached, thanks!"),
+    ),
     # --- rules the older vocabulary misses --------------------------------------------------
     Rule(
         "bare-prohibition",
