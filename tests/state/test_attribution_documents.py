@@ -330,3 +330,50 @@ def test_a_template_without_a_plain_request_keeps_the_line_it_labels_as_the_task
     state = extract_working_state([user(prompt)])
     assert state.current_constraints() == ()
     assert state.goals and "release notes" in state.goals[0].text
+
+
+# --- output copied from a terminal --------------------------------------------------------------
+
+
+def _padded(rows: list[str], width: int = 72) -> str:
+    return "\n".join(row.ljust(width) for row in rows)
+
+
+def test_rows_copied_off_a_full_screen_program_are_output_and_the_words_after_stay() -> None:
+    screen = _padded(
+        [
+            " + 3 - **Sync**: the worker must always retry three times before it gives up.",
+            " + 4 - **Limits**: uploads never exceed 20 MB and are refused above that.",
+            " + 5                                                                       ",
+            " + 6 ### Fixed",
+            " + 7 - **Paths**: only absolute paths are accepted by the importer now.",
+        ]
+    )
+    text = f"{screen}\n\ndrop the Limits line, we never promised that"
+    assert written(text) == ["pasted", "typed"]
+    rules = rules_of(text)
+    assert not any("retry" in r or "absolute paths" in r for r in rules)
+
+
+def test_an_error_a_terminal_wrapped_and_json_log_lines_are_output() -> None:
+    error = (
+        ' Error: 409 {"error": "conflict", "message": "a deploy must not start while\n'
+        " another one is running; only one deploy per environment is allowed at a\n"
+        ' time"}'
+    )
+    log = "\n".join(
+        [
+            '{"level": "warn", "msg": "you should never see this twice"}',
+            '{"level": "error", "msg": "the job must be idempotent"}',
+            '{"level": "info", "msg": "retrying"}',
+        ]
+    )
+    text = f"the deploy step died with\n\n{error}\n\nand the worker logged\n\n{log}\n\nwhy?"
+    assert rules_of(text) == []
+    assert [w for w in written(text) if w == "typed"]
+
+
+def test_a_typed_paragraph_that_starts_with_error_is_still_typed() -> None:
+    text = "Error handling: never swallow exceptions in the importer, log them and rethrow."
+    assert written(text) == ["typed"]
+    assert rules_of(text)

@@ -97,6 +97,8 @@ _TERMINAL_LINE = re.compile(
     r"|\[[\w .:/-]{1,30}\] .*"  # a log line: "[theme] Detected …", "[INFO] …"
     r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
     r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
+    r"|\{\s*\"[^\"\n]+\"\s*:.*|\[\s*\{.*"  # a JSON record (a log line, an event)
+    r"|[+-] {0,3}\d+ .*"  # a diff viewer's numbered line ("+ 14 - Fixed …")
     r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
     r")\s*$"
 )
@@ -463,10 +465,35 @@ def is_terminal_output(block: str) -> bool:
     lines = [line for line in block.split("\n") if line.strip()]
     if not lines:
         return False
+    if _screen_copy(lines) or _indented_error(lines):
+        return True
     hits = sum(1 for line in lines if _TERMINAL_LINE.match(line))
     if len(lines) == 1:  # one line: only a path or a frame, not a lone word ("Yes.")
         return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s)", lines[0]))
     return hits >= TERMINAL_SHARE * len(lines)
+
+
+_ERROR_HEAD = re.compile(r"^ +(?:\w+\.)*\w*(?:Error|Exception|error)\b:? ")
+SCREEN_LINES = 3
+
+
+def _screen_copy(lines: list[str]) -> bool:
+    """Lines copied off a terminal screen: most of them padded with spaces to one width
+    (a full-screen program's rows), as no typed line is."""
+    padded = [len(line) for line in lines if line.endswith("  ")]
+    if len(padded) < SCREEN_LINES:
+        return False
+    width = max(set(padded), key=padded.count)
+    return padded.count(width) >= TERMINAL_SHARE * len(lines)
+
+
+def _indented_error(lines: list[str]) -> bool:
+    """An error message as a terminal wraps it: an indented "Error: …" head whose
+    continuation lines keep its indent."""
+    if not _ERROR_HEAD.match(lines[0]):
+        return False
+    indent = len(lines[0]) - len(lines[0].lstrip(" "))
+    return all(len(line) - len(line.lstrip(" ")) >= indent for line in lines[1:])
 
 
 # --- an agent's signature ----------------------------------------------------------------
