@@ -138,3 +138,20 @@ def test_a_rule_sentence_that_names_nothing_is_no_rule(text: str) -> None:
 )
 def test_a_short_rule_that_names_its_subject_stays(text: str, kept: str) -> None:
     assert any(kept in rule for rule in rules_of(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Alright, one more try with the blue palette, then we should be good to go.",
+        "I bumped the timeout, that should do the trick.",
+        "Restart the worker, it should be fine afterwards.",
+    ],
+)
+def test_a_should_of_expectation_is_no_rule(text: str) -> None:
+    assert rules_of(text) == []
+
+
+def test_a_should_of_requirement_stays_a_rule() -> None:
+    assert rules_of("The nightly export should be ready by 6am.")
+    assert rules_of("It should be ready by Friday, the client demo is Monday.")

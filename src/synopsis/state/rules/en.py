@@ -243,6 +243,22 @@ RULES: tuple[Rule, ...] = (
         misses=("You should move the files.", "No matter what, you must ask first."),
     ),
     Rule(
+        "expectation-not-obligation",
+        "not-rule",
+        # "should" of what one expects ("that should work", "we should be good to go"), not
+        # of what one requires; a requirement names what, not how well things will go
+        r"\b(?:it|that|this|we|you|everything|things|which|there)(?:['’]s| is| are)? "
+        r"(?P<cue>should)(?:n['’]t)? (?:(?:now|then|also|still|probably|hopefully|already|"
+        r"really) )?(?:be (?:(?:all |pretty |good |just )?(?:fine|ok|okay|good|enough|there|"
+        r"working|safe|better)|good to go)|work|do (?:it|the trick)|fix (?:it|that|this)|help|"
+        r"suffice|take care of it)\b(?! (?:by|before|until|within|under)\b)",
+        matches=("ok, let me try the light theme, then we should be good to go",
+                 "That should work now.", "Restart it, that should fix it."),
+        misses=("The export should be ready by 9.", "It should be fast, under 200 ms.",
+                "Tests should work offline.", "It should be ready by Friday.",
+                "It should be good by the time we ship it."),
+    ),
+    Rule(
         "not-always-not-only",
         "not-rule",
         r"\b(?:is|are|was|were|does|do|did)(?:n['’]?t| not) always\b|\bnot (?:always|only|just)\b",
