@@ -335,7 +335,7 @@ def test_a_template_without_a_plain_request_keeps_the_line_it_labels_as_the_task
 # --- output copied from a terminal --------------------------------------------------------------
 
 
-def _padded(rows: list[str], width: int = 72) -> str:
+def _padded(rows: list[str], width: int = 90) -> str:
     return "\n".join(row.ljust(width) for row in rows)
 
 
@@ -377,3 +377,8 @@ def test_a_typed_paragraph_that_starts_with_error_is_still_typed() -> None:
     text = "Error handling: never swallow exceptions in the importer, log them and rethrow."
     assert written(text) == ["typed"]
     assert rules_of(text)
+
+
+def test_a_typed_list_of_counts_is_no_output() -> None:
+    text = "Plan it like this:\n- 2 nights in Kyoto\n- 3 nights in Tokyo\n- 1 night in Osaka"
+    assert written(text) == ["typed"]

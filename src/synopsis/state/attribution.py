@@ -98,7 +98,6 @@ _TERMINAL_LINE = re.compile(
     r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
     r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
     r"|\{\s*\"[^\"\n]+\"\s*:.*|\[\s*\{.*"  # a JSON record (a log line, an event)
-    r"|[+-] {0,3}\d+ .*"  # a diff viewer's numbered line ("+ 14 - Fixed …")
     r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
     r")\s*$"
 )
