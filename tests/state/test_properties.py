@@ -169,11 +169,15 @@ def test_embedded_summary_keeps_every_current_rule(messages: list[Any], kind: Su
 
 @slow
 @given(st.lists(good_messages, max_size=10), texts)
+@example([user("不是 不是 PAY-4821 改成")], "")  # a fact stated by the goal it came from
 def test_guard_leaves_no_pinned_fact_out_and_is_idempotent(messages: list[Any], text: str) -> None:
     state = extract_working_state(messages)
     guarded = guard_summary(text, state)
+    flat = " ".join(guarded.text.split())
     for fact in pinned_facts(state):
-        assert " ".join(fact.text.split()) in " ".join(guarded.text.split())
+        # stated as such, or in the user's whole words (a goal or rule quoting them)
+        said = [fact.text] if fact.whole is None else [fact.text, fact.whole]
+        assert any(" ".join(form.split()) in flat for form in said)
     again = guard_summary(guarded.text, state)
     assert again.text == guarded.text
 
