@@ -292,6 +292,56 @@ RULES: tuple[Rule, ...] = (
         misses=("Can you make sure it never sleeps, it should stay awake",
                 "The header should read Release Notes."),
     ),
+    Rule(
+        "inferring-must",
+        "not-rule",
+        # "must" of what one infers ("that must have been hard", "you must be thrilled"), not
+        # of what one requires: a guess at how something went or how someone feels
+        r"\bmust(?:['’]ve| have) been (?:so |really |such |pretty |quite |very )?"
+        r"(?:an? )?(?!(?:written|done|seen|given|taken|made|run|built|sent|paid|shown|known|"
+        r"[a-z]+ed)\b)[a-z]+|\bmust['’]ve\b|"
+        r"\bmust be (?:so |really |pretty |very |quite |such )?(?:an? )?(?:awesome|"
+        r"amazing|great|fun|nice|cool|hard|tough|tiring|exhausting|exciting|wonderful|lovely|"
+        r"rewarding|inspiring|scary|frustrating|stressful|tired|proud|thrilled|relieved|"
+        r"relief|blast|dream|nightmare|busy|fun)\b",
+        matches=("Wow, that must have been exhausting!", "You must be so proud of her.",
+                 "That must've taken forever.", "It must be a relief to have it done."),
+        misses=("The invoice must have been approved by finance.", "Replies must be short.",
+                "You must have the key with you.", "The form must have been signed first."),
+    ),
+    Rule(
+        "habit-or-feeling",
+        "not-rule",
+        # "always"/"never" describing how someone is or how things go, not what to do:
+        # "I'm always here for you", "our lunches are always fun", "thanks for always …"
+        r"\b(?:i(?:['’]m| am|['’]ve| have)?|they(?:['’]re| are)?|he|she|(?:it|that)(?:['’]s| is)|"
+        r"[a-z]+ (?:is|are|was|were)) (?:always|never) (?:been |had |so |such )?(?:here|"
+        r"there|fun|great|cool|nice|good|amazing|awesome|lovely|a blast|a pleasure|a joy|"
+        r"supportive|ready|loved|had|have|has|cheer|support|makes?|made)\b|"
+        r"\bthanks?(?: you)? (?:so much )?for (?:always|never)\b|"
+        r"\b(?:love|admire|like) (?:how|that) you (?:always|never)\b",
+        matches=("I'm always here if you need me.", "Our Friday lunches are always fun.",
+                 "Thank you for always answering so fast.", "She never had a dog before.",
+                 "I love how you never complain."),
+        misses=("Always run the linter first.", "We never deploy on Friday.",
+                "I always want a dry run first.", "Never push to main."),
+    ),
+    Rule(
+        "set-phrase",
+        "not-rule",
+        # encouragement and small talk shaped like orders: nobody asks for anything
+        r"\bnever (?:give up|quit|stop (?:believing|dreaming|trying))(?=\s*(?:[!.,]|$|and\b))|"
+        r"\byou never know\b|\bnever[- ]ending\b|"
+        r"\bnever (?:saw|thought) (?:this|that|it) coming\b|"
+        r"\b(?:don['’]?t|do not) worry(?=[,.!]|$)|\bonly (?:took|cost|lasted|"
+        r"needed|managed|got|had|found|saw)\b|"
+        r"\bi['’]ll (?:make sure|be sure|always|never)\b",
+        matches=("Keep at it and never give up!", "You never know who reads it.",
+                 "Don't worry, it happens.", "The fix only took ten minutes.",
+                 "I'll make sure to bring the charger."),
+        misses=("Never give up the lock while writing.", "Don't worry about style, fix the bug.",
+                "Only take the last ten minutes.", "Make sure you bring the charger."),
+    ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
     Rule(
         "named-environment",
