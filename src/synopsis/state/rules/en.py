@@ -303,9 +303,12 @@ RULES: tuple[Rule, ...] = (
         r"\bmust be (?:so |really |pretty |very |quite |such )?(?:an? )?(?:awesome|"
         r"amazing|great|fun|nice|cool|hard|tough|tiring|exhausting|exciting|wonderful|lovely|"
         r"rewarding|inspiring|scary|frustrating|stressful|tired|proud|thrilled|relieved|"
-        r"relief|blast|dream|nightmare|busy|fun)\b",
+        r"relief|blast|dream|nightmare|busy|challenging|difficult|special)\b|"
+        r"\bmust(?:['’]ve| have) (?:felt|had (?:so much |such |a |an )?(?:great|good|fun|blast|"
+        r"amazing))\b|\ba must-have\b",
         matches=("Wow, that must have been exhausting!", "You must be so proud of her.",
-                 "That must've taken forever.", "It must be a relief to have it done."),
+                 "That must've taken forever.", "It must be a relief to have it done.",
+                 "It must have felt good to finish.", "That book is a must-have."),
         misses=("The invoice must have been approved by finance.", "Replies must be short.",
                 "You must have the key with you.", "The form must have been signed first."),
     ),
@@ -319,10 +322,13 @@ RULES: tuple[Rule, ...] = (
         r"there|fun|great|cool|nice|good|amazing|awesome|lovely|a blast|a pleasure|a joy|"
         r"supportive|ready|loved|had|have|has|cheer|support|makes?|made)\b|"
         r"\bthanks?(?: you)? (?:so much )?for (?:always|never)\b|"
-        r"\b(?:love|admire|like) (?:how|that) you (?:always|never)\b",
+        r"\b(?:love|admire|like) (?:how|that) you (?:always|never)\b|"
+        r"\breminds? (?:me|us|you) (?:to )?(?:always|never)\b|\b(?:always|never) reminds?\b|"
+        r"\bcan always\b|\bnever ceases?\b|\balways (?:supporting|supports|full of)\b",
         matches=("I'm always here if you need me.", "Our Friday lunches are always fun.",
                  "Thank you for always answering so fast.", "She never had a dog before.",
-                 "I love how you never complain."),
+                 "I love how you never complain.", "The smell always reminds me of home.",
+                 "You can always roll it back later.", "It never ceases to surprise me."),
         misses=("Always run the linter first.", "We never deploy on Friday.",
                 "I always want a dry run first.", "Never push to main."),
     ),
@@ -335,11 +341,16 @@ RULES: tuple[Rule, ...] = (
         r"\bnever (?:saw|thought) (?:this|that|it) coming\b|"
         r"\b(?:don['’]?t|do not) worry(?=[,.!]|$)|\bonly (?:took|cost|lasted|"
         r"needed|managed|got|had|found|saw)\b|"
-        r"\bi['’]ll (?:make sure|be sure|always|never)\b",
+        r"\bi['’]ll (?:make sure|be sure|always|never)\b|"
+        r"\bwithout (?:incident|fear|worry|a doubt|a hitch|too much)\b|"
+        r"\b(?:couldn['’]?t|could not|can['’]?t) (?:have )?(?:done|do|made|make) "
+        r"(?:it|this) without\b",
         matches=("Keep at it and never give up!", "You never know who reads it.",
                  "Don't worry, it happens.", "The fix only took ten minutes.",
-                 "I'll make sure to bring the charger."),
+                 "I'll make sure to bring the charger.", "The move went without a hitch.",
+                 "We couldn't have done it without you."),
         misses=("Never give up the lock while writing.", "Don't worry about style, fix the bug.",
+                "Ship it without the beta flag.",
                 "Only take the last ten minutes.", "Make sure you bring the charger."),
     ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
