@@ -121,6 +121,9 @@ def test_extraction_never_raises_and_is_deterministic(messages: list[Any]) -> No
 @example([user("Never Never"), user("Never Never Never"), say("Never")], False)
 @example([user("不是"), say("?")], False)
 @example([say("Never"), user("不要 Never")], False)
+# found by hypothesis: a value read as replaced ("instead of $800 five hundred dollars")
+# that a later message restated must not be replaced again when the first is read again
+@example([user("instead of $800 five hundred dollars"), user("Now five hundred dollars")], True)
 def test_merging_again_is_idempotent(messages: list[Any], with_ids: bool) -> None:
     entry_ids = ids(messages) if with_ids else None
     state = extract_working_state(messages, entry_ids=entry_ids)

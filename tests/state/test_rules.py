@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from synopsis.state.rules import Rule, en, zh
+from synopsis.state.rules import Rule, en, pattern, rules, zh
 
 RECORDS = [*en.RULES, *zh.RULES]
 
@@ -21,3 +23,23 @@ def test_rule_matches_its_examples_and_misses_its_counterexamples(rule: Rule) ->
         assert rule.compiled.search(text.lower()), (rule.label, text)
     for text in rule.misses:
         assert not rule.compiled.search(text.lower()), (rule.label, text)
+
+
+_WORDS = st.sampled_from(
+    ["actually", "now", "not", "instead of", "moved", "改成", "不是", "原来", "把", "is", "42",
+     "the", "port", "5433", " ", ",", "。", "newt", "nowhere", "raise", "现在", "$9"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=12).map(" ".join))
+def test_a_stage_as_one_pattern_answers_as_its_records(text: str) -> None:
+    for stage in ("correction", "old-marker", "update"):
+        joined = pattern(stage).search(text) is not None
+        assert joined == any(rule.compiled.search(text) for rule in rules(stage)), stage
+
+
+def test_the_update_vocabulary_has_records_in_both_languages() -> None:
+    for stage in ("correction", "old-marker", "replace", "update"):
+        assert any(r in en.RULES for r in rules(stage)), stage
+        assert any(r in zh.RULES for r in rules(stage)), stage

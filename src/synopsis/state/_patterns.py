@@ -99,40 +99,6 @@ NEXT_STEP = re.compile(
     r"\b(?:still need to|remaining steps?|todo:)|^(?:接下来|下一步|然后我)"
 )
 
-# --- corrections ----------------------------------------------------------------------------
-
-CORRECTION = re.compile(
-    r"\b(?:actually|instead|rather|change[sd]?|changing|update[sd]?|switch(?:ed)?|"
-    r"correction|correct(?:ed)?|make it|no longer|now|from now on|replace[sd]?|moved?|new|"
-    r"wrong|mistake|typo|scratch that|revis(?:e|ed)|lower(?:ed)?|raise[sd]?|increase[sd]?|"
-    r"reduce[sd]?|bump(?:ed)?)\b|改成|改为|换成|改到|更正|其实|不是|而是|现在|改一下|应该是|"
-    r"错了|重新|改用|调整"
-)
-OLD_MARKER = re.compile(
-    r"(?:\bfrom|\binstead of|\brather than|\bnot|\bwas|\bpreviously|\bno longer|\bused to be|"
-    r"不是|把|原来|原先|而不是)\s*(?:[^\s,.;:!?，。；]+\s+){0,2}$"
-)
-"""Text right before a value that marks it as the value being replaced."""
-
-_TOKEN = r"[^\s,.;:!?，。；、]+"
-REPLACEMENTS = (
-    re.compile(
-        rf"\b(?:use|go with|switch to|pick|choose|prefer)\s+(?P<new>{_TOKEN})[,]?\s+"
-        rf"instead of\s+(?P<old>{_TOKEN})",
-    ),
-    re.compile(
-        rf"\binstead of\s+(?P<old>{_TOKEN})[,]?\s+(?:use|go with|switch to|try)\s+"
-        rf"(?P<new>{_TOKEN})",
-    ),
-    re.compile(
-        rf"\b(?:change|switch|replace|move|rename)\s+(?:the\s+)?(?:\w+\s+)?from\s+"
-        rf"(?P<old>{_TOKEN})\s+to\s+(?P<new>{_TOKEN})",
-    ),
-    re.compile(rf"\breplace\s+(?P<old>{_TOKEN})\s+with\s+(?P<new>{_TOKEN})"),
-    re.compile(rf"不是\s*(?P<old>{_TOKEN}?)\s*[，,]\s*(?:而)?是\s*(?P<new>{_TOKEN})"),
-    re.compile(rf"把\s*(?P<old>{_TOKEN}?)\s*(?:改成|换成|改为|替换成|换为)\s*(?P<new>{_TOKEN})"),
-)
-
 # --- slots ----------------------------------------------------------------------------------
 
 BUDGET_WORDS = re.compile(

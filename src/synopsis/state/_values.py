@@ -13,10 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from synopsis.state import _patterns as pat
+from synopsis.state import rules
 from synopsis.state._numbers import amount_value
 from synopsis.state._text import MAX_CONTEXT, sentence_around, sentence_spans, span_of, window
 from synopsis.state.model import Identifier, Source, Written
 
+_CORRECTION = rules.pattern("correction")
+"""A word that makes a value in its sentence its slot's new value (the rule records)."""
+_OLD_MARKER = rules.pattern("old-marker")
 _TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
 NOT_FROM_ASSISTANT = frozenset({"path", "color"})
 MAX_REPORTED = 12
@@ -38,7 +42,7 @@ class ValueBook:
         found = pat.find_identifiers(text, low)
         budget_words = pat.STRONG_BUDGET_WORDS.search(low) is not None
         if not found and not budget_words:
-            if pat.CORRECTION.search(low):
+            if _CORRECTION.search(low):
                 for start, end in sentence_spans(text):
                     self._replacements(text, low, start, end, entry_id)
             return
@@ -53,7 +57,7 @@ class ValueBook:
                     items = [*items, bare]
             if items:
                 self._sentence_values(text, low, start, end, items, entry_id)
-            elif pat.CORRECTION.search(low, start, end):
+            elif _CORRECTION.search(low, start, end):
                 self._replacements(text, low, start, end, entry_id)
 
     def _sentence_values(
@@ -66,14 +70,14 @@ class ValueBook:
         entry_id: str | None,
     ) -> None:
         sentence_low = low[start:end]
-        correction = pat.CORRECTION.search(sentence_low) is not None
+        correction = _CORRECTION.search(sentence_low) is not None
         valued: list[tuple[pat.Found, str | None, bool]] = []
         for item in items:
             slot = slot_of(item, sentence_low)
             if correction and slot in ("amount", "date"):
                 slot = self._latest_slot(item.kind) or slot
             before = low[max(start, item.start - 30) : item.start]
-            valued.append((item, slot, pat.OLD_MARKER.search(before) is not None))
+            valued.append((item, slot, _OLD_MARKER.search(before) is not None))
         news = [(i, s) for i, s, old in valued if not old]
         replaced_any = False
         for item, slot, old in valued:
@@ -156,15 +160,17 @@ class ValueBook:
             self.identifiers[item.value] = Identifier(
                 item.value, item.kind, entry_id, "user", context, slot, new, asserted
             )
-        elif record.superseded_by is None:
+        elif record.superseded_by is None and (
+            entry_id is None or entry_id not in record.asserted_in
+        ):  # a statement merged before changes nothing the second time it is read
             self.identifiers[item.value] = replace(record, superseded_by=new, slot=slot)
 
     def _replacements(
         self, text: str, low: str, start: int, end: int, entry_id: str | None
     ) -> None:
         """A replaced value that is not a typed one ("use X instead of Y", "不是 Y，是 X")."""
-        for pattern in pat.REPLACEMENTS:
-            for match in pattern.finditer(low, start, end):
+        for rule in rules.rules("replace"):
+            for match in rule.compiled.finditer(low, start, end):
                 old = text[match.start("old") : match.end("old")].strip(_TRIM)
                 new = text[match.start("new") : match.end("new")].strip(_TRIM)
                 if not old or not new or old == new or len(old) > 60 or len(new) > 60:

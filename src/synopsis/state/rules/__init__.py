@@ -18,6 +18,12 @@ Stages:
 * ``specific`` — a word that makes a declarative sentence a fact worth keeping
   verbatim (a place, a version, a named environment …);
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
+* ``correction`` — a word that makes a value in its sentence the new value of its slot
+  ("actually", "change", "now", "改成"): asked yes or no, as one pattern (:func:`pattern`);
+* ``old-marker`` — the words right before a value that mark it as the one being replaced
+  ("not 5433", "instead of", "原来"): matched at the end of the text before the value;
+* ``replace`` — a sentence that names both the old and the new value ("use X instead of
+  Y", "把 X 改成 Y"), with ``old`` and ``new`` groups;
 * ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变");
 * ``undo`` — the user undid the last commit themselves ("I've reset the previous commit");
 * ``rewrite`` — the user rewrote the history, every earlier commit id changed ("I rebased");
@@ -48,6 +54,9 @@ Stage = Literal[
     "not-rule",
     "specific",
     "update",
+    "correction",
+    "old-marker",
+    "replace",
     "keep",
     "undo",
     "rewrite",
@@ -94,6 +103,13 @@ def first_match(stage: Stage, low: str) -> tuple[Rule, re.Match[str]] | None:
         if match is not None:
             return rule, match
     return None
+
+
+@cache
+def pattern(stage: Stage) -> re.Pattern[str]:
+    """Every language's rules of ``stage`` as one pattern, for a yes-or-no question asked
+    often (a match of it is a match of one of the records)."""
+    return re.compile("|".join(f"(?:{rule.pattern})" for rule in rules(stage)))
 
 
 def any_match(stage: Stage, low: str) -> bool:

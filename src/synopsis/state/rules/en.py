@@ -5,6 +5,8 @@ from __future__ import annotations
 from synopsis.state.rules import Rule
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_TOKEN = r"[^\s,.;:!?，。；、]+"
+"""One value as written in a replacement ("X instead of Y"): up to a space or a stop."""
 _UNITS = (
     r"%|percent|gb|tb|mb|ms|seconds?|secs?|min(?:ute)?s?|hours?|hrs?|days?|weeks?|months?|"
     r"years?|people|persons?|guests|adults|children|kids|rooms?|nights?|consumers|workers|"
@@ -441,6 +443,80 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:make|set) (?:it|that|this|the \w+) (?:to )?[^.!?\n]{0,20}?\d",
         matches=("Make the expiry June 30.", "make it 30 days"),
         misses=("Make it nice.",),
+    ),
+    # --- a word that makes a value in its sentence the slot's new value ---------------------
+    Rule(
+        "self-correction",
+        "correction",
+        r"\b(?:actually|correction|correct(?:ed)?|wrong|mistake|typo|scratch that)\b",
+        matches=("Sorry, typo: the room is 214.", "That date was wrong, it's the 9th.",
+                 "Scratch that, 3 nights."),
+        misses=("The room is 214.", "Wrongful claims."),
+    ),
+    Rule(
+        "from-now-on",
+        "correction",
+        r"\b(?:instead|rather|no longer|now|from now on|new)\b",
+        matches=("From now on the limit is 40.", "The new host is db-7.",
+                 "We no longer use port 80."),
+        misses=("The host is db-7.", "Nowhere near 40."),
+    ),
+    Rule(
+        "change-verb",
+        "correction",
+        r"\b(?:change[sd]?|changing|update[sd]?|switch(?:ed)?|replace[sd]?|moved?|"
+        r"revis(?:e|ed)|make it)\b",
+        matches=("They moved the flight to 9:40.", "Make it 6 seats.",
+                 "The quote was revised to $410."),
+        misses=("The flight is at 9:40.", "A movie at 8."),
+    ),
+    Rule(
+        "raise-or-lower",
+        "correction",
+        r"\b(?:lower(?:ed)?|raise[sd]?|increase[sd]?|reduce[sd]?|bump(?:ed)?)\b",
+        matches=("Bump the timeout to 30 s.", "They reduced the quota to 5 GB."),
+        misses=("The timeout is 30 s.", "A bumpy ride."),
+    ),
+    # --- the words right before a value that is being replaced -------------------------------
+    Rule(
+        "old-value-marker",
+        "old-marker",
+        r"(?:\bfrom|\binstead of|\brather than|\bnot|\bwas|\bpreviously|\bno longer|"
+        r"\bused to be)\s*(?:[^\s,.;:!?，。；]+\s+){0,2}$",
+        matches=("the port is 6543, not ", "move it from ", "instead of the ", "it used to be "),
+        misses=("the port is ", "not sure, but maybe around "),
+    ),
+    # --- one sentence naming the old value and the new one -----------------------------------
+    Rule(
+        "use-new-instead-of-old",
+        "replace",
+        rf"\b(?:use|go with|switch to|pick|choose|prefer)\s+(?P<new>{_TOKEN})[,]?\s+"
+        rf"instead of\s+(?P<old>{_TOKEN})",
+        matches=("Let's go with Redis instead of Memcached.",),
+        misses=("Let's go with Redis.",),
+    ),
+    Rule(
+        "instead-of-old-use-new",
+        "replace",
+        rf"\binstead of\s+(?P<old>{_TOKEN})[,]?\s+(?:use|go with|switch to|try)\s+"
+        rf"(?P<new>{_TOKEN})",
+        matches=("Instead of yarn, use pnpm.",),
+        misses=("Instead of waiting, I left.",),
+    ),
+    Rule(
+        "change-from-old-to-new",
+        "replace",
+        rf"\b(?:change|switch|replace|move|rename)\s+(?:the\s+)?(?:\w+\s+)?from\s+"
+        rf"(?P<old>{_TOKEN})\s+to\s+(?P<new>{_TOKEN})",
+        matches=("Rename the branch from dev to trunk.", "Switch from Lyon to Turin."),
+        misses=("Switch the lights off.",),
+    ),
+    Rule(
+        "replace-old-with-new",
+        "replace",
+        rf"\breplace\s+(?P<old>{_TOKEN})\s+with\s+(?P<new>{_TOKEN})",
+        matches=("Replace moment with dayjs everywhere.",),
+        misses=("Replace it soon.",),
     ),
     Rule(
         "value-stays",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from synopsis.state.rules import Rule
 
 _CN_DIGIT = r"[\d一二两三四五六七八九十百千]"
+_TOKEN = r"[^\s,.;:!?，。；、]+"
+"""One value as written in a replacement ("不是 X，是 Y"): up to a space or a stop."""
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -168,6 +170,48 @@ RULES: tuple[Rule, ...] = (
         matches=("评审改到下周三下午吧。", "地址写错了，改成新的。", "最后定下来是 15 个人。",
                  "等一下，人数是 9 个。"),
         misses=("我们改天再聊。", "这个改动很好。"),
+    ),
+    Rule(
+        "correction-change-zh",
+        "correction",
+        r"改成|改为|换成|改到|改一下|改用|调整|重新",
+        matches=("集合时间改到 7 点。", "酒店换成靠近车站的那家。"),
+        misses=("集合时间是 7 点。",),
+    ),
+    Rule(
+        "correction-self-zh",
+        "correction",
+        r"更正|其实|不是|而是|应该是|错了",
+        matches=("更正一下，是 12 号。", "房号应该是 1203。", "我刚才说错了，是周五。"),
+        misses=("房号是 1203。",),
+    ),
+    Rule(
+        "correction-now-zh",
+        "correction",
+        r"现在",
+        matches=("现在预算是 3000。",),
+        misses=("预算是 3000。",),
+    ),
+    Rule(
+        "old-value-marker-zh",
+        "old-marker",
+        r"(?:不是|把|原来|原先|而不是)\s*(?:[^\s,.;:!?，。；]+\s+){0,2}$",
+        matches=("人数不是", "原来的 ", "请把"),
+        misses=("人数是", "不是这样，大概 "),
+    ),
+    Rule(
+        "not-old-but-new-zh",
+        "replace",
+        rf"不是\s*(?P<old>{_TOKEN}?)\s*[，,]\s*(?:而)?是\s*(?P<new>{_TOKEN})",
+        matches=("不是顺丰，是京东。",),
+        misses=("是京东。",),
+    ),
+    Rule(
+        "change-old-into-new-zh",
+        "replace",
+        rf"把\s*(?P<old>{_TOKEN}?)\s*(?:改成|换成|改为|替换成|换为)\s*(?P<new>{_TOKEN})",
+        matches=("把酒店改成民宿。",),
+        misses=("酒店改天再说。",),
     ),
     Rule(
         "value-stays-zh",
