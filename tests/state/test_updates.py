@@ -126,3 +126,74 @@ def test_chinese_subjects_match_wherever_their_character_pairs_start() -> None:
         user("磁盘够用，改成留 90 天吧。"),
     )
     assert "90 天" in text and "30 天" not in text
+
+
+# --- a value the same message says stays, the user's own slot, dates in call targets -------
+
+
+def _current(state: Any) -> set[str]:
+    return {i.value for i in state.identifiers if i.superseded_by is None}
+
+
+@pytest.mark.parametrize(
+    ("first", "update", "moved", "stays"),
+    [
+        ("Check in on May 4 and check out May 11.",
+         "Change from the hotel: they can only take us from the 6th now. Checkout stays the 11th.",
+         "May 4", "May 11"),
+        ("5月3日出发，5月10日回来。", "改一下，出发推到 5 号。回来的日子不变，还是 10 号。",
+         "5月3日", "5月10日"),
+    ],
+)  # fmt: skip
+def test_a_day_the_updating_message_keeps_is_not_replaced(
+    first: str, update: str, moved: str, stays: str
+) -> None:
+    state = extract_working_state([user(first), say("Noted."), user(update)])
+    assert moved not in _current(state)
+    assert stays in _current(state)
+    assert stays in render_state(state)
+
+
+def test_an_update_without_shared_words_moves_the_users_date_not_one_the_assistant_reported() -> (
+    None
+):
+    state = extract_working_state(
+        [
+            user("We arrive in Porto on August 9, two nights."),
+            say("The suite is held for you; free cancellation until August 2."),
+            user("Bad news, our flight slipped: we get in the 10th now."),
+        ]
+    )
+    assert "August 9" not in _current(state)
+    assert "August 2" in _current(state)
+
+
+def test_a_retired_day_leaves_a_call_target_and_the_failed_call_stays() -> None:
+    from synopsis.state._text import contains_value, states_stale_outside_code
+
+    assert contains_value("hold_room `from=2026-08-09T15:00`", "2026-08-09")
+    assert not contains_value("batch 2026-08-091", "2026-08-09")
+    line = "- hold_room `from=2026-08-09T15:00` failed: NO_AVAILABILITY"
+    stale = {"2026-08-09": "the 10th"}
+    assert not states_stale_outside_code(line, stale)
+    assert states_stale_outside_code("- fact: arrival 2026-08-09", stale)
+
+
+def test_hashes_only_a_tool_listed_are_bounded_and_the_ones_the_work_names_stay() -> None:
+    from synopsis.state.render import MAX_UNREFERRED_VALUES
+    from tests.state.builders import act, call, result
+
+    shas = [f"{n:07x}a" for n in range(1_000_000, 1_000_000 + 3 * MAX_UNREFERRED_VALUES)]
+    messages: list[dict[str, Any]] = [user("Find when the flaky retry test started failing.")]
+    for index, sha in enumerate(shas):
+        messages += [
+            act(call(f"c{index}", "bash", command=f"git log -1 --skip {index}")),
+            result(f"c{index}", "bash", f"commit {sha}\nAuthor: dev\n\n    tweak retry"),
+        ]
+    named = shas[3]  # the assistant names this one: the work refers to it
+    messages.append(say(f"The failures start at {named}; the earlier ones pass."))
+    text = render_state(extract_working_state(messages))
+    assert named in text
+    listed = [sha for sha in shas if sha in text and sha != named]
+    assert len(listed) <= MAX_UNREFERRED_VALUES
+    assert shas[-1] in text  # the latest stay

@@ -77,6 +77,9 @@ def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}$")
+
+
 def find_value(text: str, value: str, start: int = 0) -> int:
     """Position of ``value`` in ``text`` standing as a whole token, or -1.
 
@@ -93,10 +96,11 @@ def find_value(text: str, value: str, start: int = 0) -> int:
         ok = not (check_before and index > 0 and _is_word_char(text[index - 1]))
         if ok and check_after and end < len(text):
             nxt = text[end]
-            if _is_word_char(nxt) or (
-                nxt in ".," and end + 1 < len(text) and text[end + 1].isdigit()
-            ):
-                ok = False
+            digit_next = end + 1 < len(text) and text[end + 1].isdigit()
+            if (
+                _is_word_char(nxt) and not (nxt == "T" and digit_next and _ISO_DAY.match(value))
+            ) or (nxt in ".," and digit_next):
+                ok = False  # "2026-06-20" stands whole in "2026-06-20T16:00" (ISO 8601)
         if ok:
             return index
         index = text.find(value, index + 1)
@@ -112,6 +116,16 @@ def states_stale(text: str, stale: dict[str, str]) -> bool:
     return any(
         contains_value(text, old) and not contains_value(text, new) for old, new in stale.items()
     )
+
+
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def states_stale_outside_code(text: str, stale: dict[str, str]) -> bool:
+    """Whether ``text`` states a replaced value outside its code spans: a call target
+    (```start=2026-06-20T16:00```) records what an earlier step did, so the old value is
+    cut from it and the line — the call, its outcome, its error — stays."""
+    return states_stale(_CODE_SPAN.sub(" ", text), stale)
 
 
 _OLD_MARK = re.compile(

@@ -160,9 +160,9 @@ class ValueBook:
             self.identifiers[item.value] = Identifier(
                 item.value, item.kind, entry_id, "user", context, slot, new, asserted
             )
-        elif record.superseded_by is None and (
-            entry_id is None or entry_id not in record.asserted_in
-        ):  # a statement merged before changes nothing the second time it is read
+        elif record.superseded_by is None and not (
+            entry_id in record.asserted_in and record.asserted_in[-1] != entry_id
+        ):  # read again, a statement does not replace what a later message restated
             self.identifiers[item.value] = replace(record, superseded_by=new, slot=slot)
 
     def _replacements(
@@ -210,11 +210,25 @@ class ValueBook:
         Only ``kinds`` are kept (with ``exclude``: all but ``kinds``).
         """
         for item in pat.find_identifiers(text, low):
-            if (item.kind in kinds) == exclude or item.value in self.identifiers:
+            known = self.identifiers.get(item.value)
+            if known is not None:
+                self._referred(known, entry_id)
+                continue
+            if (item.kind in kinds) == exclude:
                 continue
             context = sentence_around(text, item.start)
             self.identifiers[item.value] = Identifier(
                 item.value, item.kind, entry_id, source, context, written=written
+            )
+
+    def _referred(self, record: Identifier, entry_id: str | None) -> None:
+        """A value a tool's output reported is named again by the assistant or one of its
+        calls: the work refers to it (``asserted_in`` records where), so it is not one of
+        the hundreds of hashes and ids a listing names and nothing uses."""
+        mark = entry_id or "?"
+        if record.written == "tool" and mark not in record.asserted_in:
+            self.identifiers[record.value] = replace(
+                record, asserted_in=(*record.asserted_in, mark)
             )
 
     def reported(self, text: str, entry_id: str | None, limit: int = MAX_REPORTED) -> None:

@@ -317,6 +317,17 @@ class _Builder:
         # each of its value-bearing sentences an update.
         updating = any(st.is_update(low[start:end]) for start, end in spans)
         message_words = _subject_words(text) if updating else set()
+        # values the message says stay ("Return stays the 28th"): no update of it replaces them
+        kept = (
+            [
+                value
+                for start, end in spans
+                if st.keeps_value(low[start:end])
+                for _, value in st.value_classes(text[start:end])
+            ]
+            if updating
+            else []
+        )
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
@@ -334,7 +345,7 @@ class _Builder:
             if key in self.constraints or key in self.facts:
                 continue  # merged before: its update, too, is already applied
             if updating:
-                self._supersede(sentence, entry_id, said_here, message_words)
+                self._supersede(sentence, entry_id, said_here, message_words, kept)
             said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
@@ -353,6 +364,7 @@ class _Builder:
         entry_id: str | None,
         said_here: set[str],
         message_words: frozenset[str] | set[str] = frozenset(),
+        kept: Sequence[str] = (),
     ) -> None:
         """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each slot of
         value it states, the latest earlier statement of that slot — preferring one about
@@ -371,10 +383,10 @@ class _Builder:
         named_old = st.replaced_numbers(sentence)
         marker = entry_id or "a later statement"
         words = _subject_words(sentence)
-        restated = {v for _, v in new_values}
+        restated = {v for _, v in new_values} | set(kept)
         updated = {c for c, _ in new_values}
         for slot, new_value in dict(reversed(new_values)).items():
-            candidates: list[tuple[str, str, str]] = []  # (store, key, text)
+            candidates: list[tuple[str, str, str, bool]] = []  # (store, key, text, user's)
 
             def same(old_class: str, slot: str = slot) -> bool:
                 if slot == "number":
@@ -383,14 +395,14 @@ class _Builder:
 
             for key, fact in self.facts.items():
                 if fact.superseded_by is None and any(same(c) for c in fact.classes):
-                    candidates.append(("fact", key, fact.text))
+                    candidates.append(("fact", key, fact.text, fact.source == "user"))
             for key, rule in self.constraints.items():
                 if (
                     rule.superseded_by is None
                     and rule.source == "user"
                     and any(same(c) for c, _ in st.value_classes(rule.text))
                 ):
-                    candidates.append(("rule", key, rule.text))
+                    candidates.append(("rule", key, rule.text, True))
             candidates = [
                 c
                 for c in candidates
@@ -412,14 +424,22 @@ class _Builder:
             # the statement most about the same subject: of the update's sentence, else of
             # its message ("Hannah says the cut happened … Target 2.15."); among equals a
             # fact (what holds now) before a standing rule, then the latest
-            pool = about or candidates
+            # Nothing shares the update's words: the user's own statement of the slot, not
+            # a value the assistant reported in passing ("we land the 21st" moves the pickup
+            # date the user gave, not "free cancellation until June 18")
+            pool = about or [c for c in candidates if c[3]] or candidates
             context: frozenset[str] | set[str] = frozenset() if about else message_words
 
-            store, key, old_text = max(
+            store, key, old_text, _ = max(
                 enumerate(pool), key=lambda c: _rank(c[0], c[1], words, context)
             )[1]
             old_slots = {c for c, _ in st.value_classes(old_text)}
-            if old_slots <= updated or (slot == "number" and all(same(c) for c in old_slots)):
+            # a value a sentence of the message keeps ("Return stays the 28th") keeps its
+            # statement, with only the replaced value cut from it
+            stays = [v for c, v in st.value_classes(old_text) if same(c) and _said(v, kept)]
+            if (old_slots <= updated and not stays) or (
+                slot == "number" and all(same(c) for c in old_slots)
+            ):
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
                 # with only the replaced value cut from it.
@@ -435,7 +455,7 @@ class _Builder:
             old_days: set[tuple[int, int]] = set()
             for old_class, old_value in st.value_classes(old_text):
                 # a value the update states again, or a part of one ("周三" of "下周三"), stays
-                if same(old_class) and not any(old_value in v for v in restated):
+                if same(old_class) and not _said(old_value, restated):
                     self.values.retire(old_value, new_value)
                     day = st.date_key(old_value) if old_class == "date" else None
                     if day is not None and day != st.date_key(new_value):
@@ -444,6 +464,9 @@ class _Builder:
                 for identifier in list(self.values.identifiers.values()):
                     if identifier.kind == "date" and st.date_key(identifier.value) in old_days:
                         self.values.retire(identifier.value, new_value)
+                        iso = _ISO_DAY.match(identifier.value)
+                        if iso is not None:  # as tool calls write it: "start=2026-06-20T16:00"
+                            self.values.retire(iso.group(), new_value)
 
     # --- git history -------------------------------------------------------------------------
 
@@ -619,19 +642,40 @@ _COMMON = frozenset(
 )  # fmt: skip
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?=[T ]\d)")
+
+
 def _rank(
-    index: int, candidate: tuple[str, str, str], words: set[str], context: Collection[str]
+    index: int,
+    candidate: tuple[str, str, str, bool],
+    words: set[str],
+    context: Collection[str],
 ) -> tuple[int, int, bool, int]:
-    """How well an earlier statement matches an update's subject (higher is better)."""
+    """How well an earlier statement matches an update's subject (higher is better).
+
+    Among statements equally about it, a fact (what holds now) goes before a standing
+    rule, then the latest."""
     subject = _subject_words(candidate[2])
-    return len(words & subject), len(subject.intersection(context)), candidate[0] == "fact", index
+    return (
+        len(words & subject),
+        len(subject.intersection(context)),
+        candidate[0] == "fact",
+        index,
+    )
 
 
 def _restates(text: str, same: Callable[[str], bool], restated: set[str]) -> bool:
     """Whether an update states again every value ``text`` holds in the slot: nothing of
     it changes ("still one hour")."""
     values = [v for c, v in st.value_classes(text) if same(c)]
-    return bool(values) and all(v in restated for v in values)
+    return bool(values) and all(_said(v, restated) for v in values)
+
+
+def _said(value: str, restated: Collection[str]) -> bool:
+    """Whether an update (or a sentence of its message that keeps a value) states
+    ``value`` again: the same text, a part of one ("周三" of "下周三"), or the same day
+    ("June 28" and "the 28th")."""
+    return any(value in v for v in restated) or any(st.same_day(value, v) for v in restated)
 
 
 def _subject_words(text: str) -> set[str]:

@@ -17,7 +17,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from synopsis.state._text import contains_value, normalize_ws, one_line, states_stale
+from synopsis.state._text import (
+    contains_value,
+    normalize_ws,
+    one_line,
+    states_stale,
+    states_stale_outside_code,
+)
 from synopsis.state.model import WorkingState
 from synopsis.state.render import (
     FACT_LABEL,
@@ -473,6 +479,6 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
             keep.append(line)
             continue
         changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
-        if line.startswith(("#", FACT_LABEL)) or not states_stale(line, stale):
+        if line.startswith(("#", FACT_LABEL)) or not states_stale_outside_code(line, stale):
             keep.append(stale_note(line, stale))
     return "\n".join(keep)

@@ -28,7 +28,7 @@ from synopsis.state._text import (
     digest,
     normalize_ws,
     one_line,
-    states_stale,
+    states_stale_outside_code,
     window,
 )
 from synopsis.state._tools import names_made
@@ -204,7 +204,7 @@ def render_state(
             for i in items
             if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
             or i.text.startswith(FACT_LABEL)  # a statement keeps its other values
-            or not states_stale(i.text, stale)
+            or not states_stale_outside_code(i.text, stale)
         ]
     words = _focus_words(focus)
     if focus and focus.strip() and layout != "branch":
@@ -513,6 +513,13 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
         yield _Item(section, line, P_NEXT, order())
 
 
+_HASH_KINDS = frozenset({"sha", "commit", "id"})
+"""Kinds a tool's output names by the hundred (hashes in a log, ids in a listing)."""
+MAX_UNREFERRED_VALUES = 40
+"""Values only a tool's output names and nothing refers to: the latest this many are shown
+(the state keeps every one, for ``details``)."""
+
+
 def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
@@ -543,6 +550,17 @@ def _context_items(
         one_line(f.text): P_PINNED_VALUE if f.written == "typed" else P_MINOR_VALUE
         for f in state.current_facts()
     }
+    unreferred = [
+        i.value
+        for i in state.identifiers
+        if i.written == "tool"
+        and i.kind in _HASH_KINDS
+        and i.superseded_by is None
+        and not i.asserted_in  # no message or call named it again
+    ]
+    # of the hashes and ids only a tool's output names, that no message or later call
+    # refers to (hundreds in logs and listings), only the latest are shown
+    hidden = frozenset(unreferred[:-MAX_UNREFERRED_VALUES])
     for identifier in state.identifiers:
         if identifier.superseded_by is not None or _placeholder(identifier):
             continue
@@ -568,6 +586,8 @@ def _context_items(
                 or _heads_a_row(identifier)
             )
         )
+        if identifier.value in hidden:
+            continue  # a hash or id only a tool's output names, that nothing refers to
         priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
         if stated.get(context, -1) >= priority and contains_value(context, identifier.value):
             continue  # the fact line above states it, in the same words, and stays as long

@@ -391,6 +391,25 @@ _CN_DAY = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})")
 _EN_DAY = re.compile(r"([a-z]{3})[a-z]*\.?\s+(\d{1,2})\b|(\d{1,2})\s+([a-z]{3})[a-z]*")
 
 
+_ORDINAL_DAY = re.compile(r"^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$|^(\d{1,2})\s*[日号]$")
+
+
+def same_day(a: str, b: str) -> bool:
+    """Whether two dates name the same day: by (month, day) when both have a month, by
+    the day of the month when one is a bare day ("the 28th", "28 号" and "June 28")."""
+    key_a, key_b = date_key(a), date_key(b)
+    if key_a is not None and key_b is not None:
+        return key_a == key_b
+    day_a = key_a[1] if key_a is not None else _bare_day(a)
+    day_b = key_b[1] if key_b is not None else _bare_day(b)
+    return day_a is not None and day_a == day_b
+
+
+def _bare_day(value: str) -> int | None:
+    match = _ORDINAL_DAY.match(value.strip().lower())
+    return None if match is None else int(match.group(1) or match.group(2))
+
+
 def date_key(value: str) -> tuple[int, int] | None:
     """(month, day) of a date however it is written ("2026-03-06", "3月6日", "March 6",
     "6 Mar"), so one date in two spellings is recognised as the same value."""
