@@ -7,8 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 import orjson
+import pytest
 
 from synopsis.state import WorkingState, extract_from_entries, extract_working_state
+from synopsis.state._patterns import find_identifiers
 from synopsis.state.render import is_pinned_identifier, render_state
 from tests.state.builders import act, call, ids, result, say, user
 
@@ -465,3 +467,19 @@ def test_bounded_lists_fold_old_successes_and_stay_idempotent() -> None:
     assert len(state.tool_calls) == 400
     assert dict(state.folded.ok_calls_by_tool) == {"bash": 50}
     assert extract_working_state(messages, previous=state) == state
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["MBR-90311275", "RT-NL-2027-0412-88", "LUX-9Q2ZK4", "KD-2201-55013", "ZX7-400AB"],
+)
+def test_a_reference_number_with_dashed_parts_is_one_value(value: str) -> None:
+    found = find_identifiers(f"Your confirmation is {value}, keep it handy.")
+    assert [(f.kind, f.value) for f in found] == [("ticket", value)]
+    zh = find_identifiers(f"预约号{value}已生成。")
+    assert [f.value for f in zh] == [value]
+
+
+@pytest.mark.parametrize("text", ["a CI-CD pipeline", "the A-B test", "send X-Request-Id"])
+def test_dashed_capitals_without_a_digit_are_no_reference(text: str) -> None:
+    assert find_identifiers(text) == []

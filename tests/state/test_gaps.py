@@ -381,7 +381,8 @@ def test_codes_in_lists_and_chinese_text() -> None:
         ("ABC123XYZ is too short; ABCDEFGHIJ1 has one digit", []),
         ("12345678901 is a plain number", []),
         ("open REPORT2024Q1.PDF and IMG20240101.JPG", []),
-        ("serial SN-X7K2M9PQ4Z and ISO-8859-15 are dashed tokens", []),
+        # a dashed token is read whole, as a reference number, never a piece of it as a code
+        ("serial SN-X7K2M9PQ4Z and ISO-8859-15 are dashed tokens", [("ticket", "SN-X7K2M9PQ4Z")]),
         ("start from 3f9a2c1d7e", [("sha", "3f9a2c1d7e")]),
         ("see build/ABCDEF123456/out.js", [("path", "build/ABCDEF123456/out.js")]),
         ("mail DEV123456789@EXAMPLE.COM", [("email", "DEV123456789@EXAMPLE.COM")]),

@@ -150,7 +150,10 @@ SYMBOLIC = re.compile(
         (
             r"(?P<url>https?://[^\s<>\"'`)\]}“”‘’，。；、）】]+)",
             r"(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
-            rf"(?P<ticket>[A-Z][A-Z0-9]{{1,9}}-\d{{1,7}}){_B1}",
+            # tickets and reference numbers: an upper-case prefix and dashed parts with a
+            # digit ("PAY-4821", "XGH-44820193", "QB-SW-2026-0310-117", "OEBB-4K7QZP")
+            rf"(?P<ticket>[A-Z][A-Z0-9]{{1,9}}(?=(?:-[A-Z]*)*-?[A-Z]*\d)(?:-[A-Z0-9]{{1,12}}){{1,4}})"
+            rf"{_B1}(?!-[A-Za-z0-9])",
             rf"(?P<color>(?<![&#])#[0-9a-fA-F]{{6}}){_B1}",
             rf"(?P<issue>(?<![&#])#\d{{2,7}}){_B1}",
             rf"(?P<account>(?:cus|acct|ord|sub|inv|txn|usr|cust|evt|prod|req|ref)_"
