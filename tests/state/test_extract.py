@@ -483,3 +483,23 @@ def test_a_reference_number_with_dashed_parts_is_one_value(value: str) -> None:
 @pytest.mark.parametrize("text", ["a CI-CD pipeline", "the A-B test", "send X-Request-Id"])
 def test_dashed_capitals_without_a_digit_are_no_reference(text: str) -> None:
     assert find_identifiers(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The replica is pg-orders-east-2.internal now.",
+        "Restart accounts-api-3 after lunch.",
+        "CREATE SUBSCRIPTION sub_invoices CONNECTION 'host=db';",
+        "Tickets-v2 is the new board.",
+    ],
+)
+def test_a_keyword_inside_a_longer_name_introduces_no_id(text: str) -> None:
+    assert [f for f in find_identifiers(text) if f.kind == "id"] == []
+
+
+def test_the_keyword_words_still_introduce_ids() -> None:
+    found = {
+        f.value for f in find_identifiers("Orders 7731 and booking: QX92L are mine; cus_Q8zT2m")
+    }
+    assert {"7731", "QX92L", "cus_Q8zT2m"} <= found

@@ -156,8 +156,10 @@ SYMBOLIC = re.compile(
             rf"{_B1}(?!-[A-Za-z0-9])",
             rf"(?P<color>(?<![&#])#[0-9a-fA-F]{{6}}){_B1}",
             rf"(?P<issue>(?<![&#])#\d{{2,7}}){_B1}",
+            # an API object id ("cus_8fK2…"): generated, so mixed case or a digit in it;
+            # "sub_orders" is a name
             rf"(?P<account>(?:cus|acct|ord|sub|inv|txn|usr|cust|evt|prod|req|ref)_"
-            rf"[A-Za-z0-9]{{6,}}|[a-z]{{2,6}}_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{6,}}){_B1}",
+            rf"(?=[a-z]*[A-Z0-9])[A-Za-z0-9]{{6,}}|[a-z]{{2,6}}_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{6,}}){_B1}",
             rf"(?P<version>v?(?!0\d)\d+\.\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?){_B1}",
             rf"v(?P<version2>\d+\.\d+){_B1}(?!\.\d)",
             rf"(?P<date>\d{{4}}-\d{{2}}-\d{{2}}(?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}})?Z?)?{_B1}"
@@ -184,8 +186,9 @@ SYMBOLIC = re.compile(
 _KEYWORD_SOURCES = (
     rf"(?:commit[a-z]*|sha|revision|提交号?){_SP}*(?:(?:is|was|as|in){_SP}+|[=:：]{_SP}*|"
     rf"是|为|号是)?{_SP}*[`'\"]?(?P<commit>[0-9a-f]{{7,40}}){_B1}",
-    rf"(?:order|ticket|case|invoice|booking|reservation|account|customer|tracking|"
-    rf"订单号?|工单号?|账号|单号|编号|客户){_SP}{{0,2}}(?:#|no\.?|number|id|号)?{_SP}*[:：]?"
+    # the word itself, not a piece of a longer one ("pg-orders-prod-1" names no order)
+    rf"(?:(?<![a-z])(?:order|ticket|case|invoice|booking|reservation|account|customer|"
+    rf"tracking)s?(?![a-z])|订单号?|工单号?|账号|单号|编号|客户){_SP}{{0,2}}(?:#|no\.?|number|id|号)?{_SP}*[:：]?"
     rf"{_SP}*(?:is{_SP}+|是{_SP}*)?(?P<id>[a-z0-9][a-z0-9_-]*\d[a-z0-9_-]*){_B1}",
     rf"(?:version|release){_SP}?(?P<version3>v?\d+\.\d+(?:\.\d+)*){_B1}(?!\.\d)",
     rf"(?P<mdate>(?:{_MONTHS})\.?{_SP}+\d{{1,2}}(?:st|nd|rd|th)?(?:,?{_SP}+\d{{4}})?){_B1}",
