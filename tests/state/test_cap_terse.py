@@ -83,3 +83,14 @@ def test_a_capped_checkpoint_keeps_a_value_over_a_routine_command() -> None:
     ]
     text = render_state(extract_working_state(messages), max_tokens=90)
     assert "€212" in text
+
+
+def test_a_terse_line_keeps_the_head_of_a_long_call_target_and_its_whole_error() -> None:
+    target = "rsync -az --delete /srv/media/ backup-02:/vol/media/ --exclude '*.tmp' --bwlimit=20m"
+    line = f"- bash `{target}` failed: rsync error: No space left on device (code 11)"
+    terse = _terse_line(line)
+    assert terse.startswith("- bash `rsync -az --delete /srv/media/ backup-02")
+    assert terse.endswith("…` failed: rsync error: No space left on device (code 11)")
+    assert len(terse) < len(line)
+    short = "- bash `make test` → ok"
+    assert _terse_line(short) == short

@@ -910,11 +910,15 @@ def _said_once(items: list[_Item]) -> list[_Item]:
 
 
 def _terse_line(text: str) -> str:
-    """A line without what the state keeps anyway: a rule's entry id, a value's quote."""
-    return _QUOTED.sub("", _ENTRY_SUFFIX.sub("", text))
+    """A line without what the state keeps anyway: a rule's entry id, a value's quote, the
+    tail of a long call target (the call's outcome or error is what the line says)."""
+    text = _QUOTED.sub("", _ENTRY_SUFFIX.sub("", text))
+    return _LONG_TARGET.sub(lambda m: f"`{m.group(1)[:_TERSE_TARGET].rstrip()}…`", text)
 
 
 _QUOTED = re.compile(r" — “[^”\n]*”$")
+_TERSE_TARGET = 48
+_LONG_TARGET = re.compile(rf"`([^`\n]{{{_TERSE_TARGET + 12},}})`")
 
 
 _LAYOUTS: dict[Layout, tuple[str, ...]] = {
