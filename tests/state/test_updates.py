@@ -10,7 +10,7 @@ import pytest
 
 from synopsis.state import extract_working_state, render_state
 from synopsis.state.statements import value_classes
-from tests.state.builders import say, user
+from tests.state.builders import act, call, result, say, user
 
 
 def checkpoint(*messages: dict[str, Any]) -> str:
@@ -197,3 +197,44 @@ def test_hashes_only_a_tool_listed_are_bounded_and_the_ones_the_work_names_stay(
     listed = [sha for sha in shas if sha in text and sha != named]
     assert len(listed) <= MAX_UNREFERRED_VALUES
     assert shas[-1] in text  # the latest stay
+
+
+def _calls(*targets: tuple[str, str]) -> list[Any]:
+    from synopsis.state.model import ToolCallRecord
+
+    return [
+        ToolCallRecord(f"c{i}", name, target, "ok", None, None)
+        for i, (name, target) in enumerate(targets)
+    ]
+
+
+def test_a_later_call_of_the_same_search_with_one_value_changed_retires_the_old_value() -> None:
+    from synopsis.state._values import superseded_call_values
+
+    calls = _calls(
+        ("find_rooms", "city=Graz, from=2026-09-02, guests=2"),
+        ("find_rooms", "city=Linz, from=2026-09-04, guests=2"),
+        ("find_rooms", "city=Graz, from=2026-09-03, guests=2"),  # the Graz stay moved
+        ("find_rooms", "city=Linz, from=2026-09-05, guests=2"),  # so did Linz …
+        ("find_rooms", "city=Wels, from=2026-09-04, guests=2"),  # … but this still uses 09-04
+        ("web_search", "q=graz opera, page=1"),
+        ("web_search", "q=graz museums, page=1"),  # a new question, not a corrected value
+    )
+    assert superseded_call_values(calls) == [("2026-09-02", "2026-09-03")]
+
+
+def test_a_value_the_agent_replaced_in_its_next_call_leaves_the_text_and_the_calls_stay() -> None:
+    state = extract_working_state(
+        [
+            user("Hold two seats on the 7:10 bus, route 4810, please."),
+            act(call("a", "hold_seats", route="4810", seats=2, time="7:10")),
+            result("a", "hold_seats", "ERROR BUS_FULL: route 4810 at 7:10 is full", error=True),
+            act(call("b", "hold_seats", route="4830", seats=2, time="7:10")),
+            result("b", "hold_seats", '{"hold": "HB-5521"}'),
+            say("Route 4810 was full, so I held two seats on route 4830 (hold HB-5521)."),
+        ]
+    )
+    text = render_state(state)
+    assert "4810" not in text  # the route in force is 4830; 4810 stays in the state
+    assert "route=4830" in text and "hold_seats" in text
+    assert "4810" in {i.value for i in state.identifiers if i.superseded_by == "4830"}

@@ -121,11 +121,15 @@ def states_stale(text: str, stale: dict[str, str]) -> bool:
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 
+_CALL_ERROR = re.compile(r" failed: .*$")
+
+
 def states_stale_outside_code(text: str, stale: dict[str, str]) -> bool:
-    """Whether ``text`` states a replaced value outside its code spans: a call target
-    (```start=2026-06-20T16:00```) records what an earlier step did, so the old value is
-    cut from it and the line — the call, its outcome, its error — stays."""
-    return states_stale(_CODE_SPAN.sub(" ", text), stale)
+    """Whether ``text`` states a replaced value outside its code spans and a call's error:
+    a call target (```start=2026-06-20T16:00```) and the error it got ("RJX 63 has no
+    window seats left") record what an earlier step met, so the old value is cut from
+    them and the line — the call, its outcome, its error — stays."""
+    return states_stale(_CALL_ERROR.sub("", _CODE_SPAN.sub(" ", text)), stale)
 
 
 _OLD_MARK = re.compile(

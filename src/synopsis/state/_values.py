@@ -10,13 +10,15 @@ one; others change only when the sentence says so ("actually", "change", "now", 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from synopsis.state import _patterns as pat
 from synopsis.state import rules
 from synopsis.state._numbers import amount_value
 from synopsis.state._text import MAX_CONTEXT, sentence_around, sentence_spans, span_of, window
-from synopsis.state.model import Identifier, Source, Written
+from synopsis.state.model import Identifier, Source, ToolCallRecord, Written
 
 _CORRECTION = rules.pattern("correction")
 """A word that makes a value in its sentence its slot's new value (the rule records)."""
@@ -299,3 +301,43 @@ def _bare_budget(
         if value:
             return pat.Found("amount", value, match.start(), match.end())
     return None
+
+
+_ARGUMENT = re.compile(r"(?:^|, )(\w+)=(.*?)(?=, \w+=|$)")
+_CALL_WINDOW = 20
+"""Earlier calls of the same tool and arguments a call is compared with."""
+
+
+def superseded_call_values(calls: Iterable[ToolCallRecord]) -> list[tuple[str, str]]:
+    """(old, new) values the agent's own calls replaced: a later call of the same tool with
+    the same arguments but one, whose value changed ("date=2026-06-13" → "date=2026-06-14"
+    in the same search), retires the old value — unless a later call that nothing replaced
+    still uses it. Only values with a digit (dates, amounts, ids) count: a changed search word is a
+    new question, not a corrected value."""
+    families: dict[tuple[str, tuple[str, ...]], list[tuple[int, dict[str, str]]]] = {}
+    replaced: list[tuple[int, str, str]] = []
+    arguments: list[dict[str, str]] = []
+    for index, record in enumerate(calls):
+        args = dict(_ARGUMENT.findall(record.target)) if "=" in record.target else {}
+        arguments.append(args)
+        if len(args) < 2:
+            continue
+        family = families.setdefault((record.name, tuple(sorted(args))), [])
+        for earlier, old_args in reversed(family[-_CALL_WINDOW:]):
+            changed = [key for key in args if args[key] != old_args[key]]
+            if len(changed) == 1:
+                old, new = old_args[changed[0]], args[changed[0]]
+                if any(c.isdigit() for c in old) and len(old) >= 4:
+                    replaced.append((earlier, old, new))
+                break
+        family.append((index, args))
+    if not replaced:
+        return []
+    gone = {earlier for earlier, _, _ in replaced}
+
+    def still_used(old: str, after: int) -> bool:
+        return any(
+            old in args.values() for i, args in enumerate(arguments[after:], after) if i not in gone
+        )
+
+    return [(old, new) for earlier, old, new in replaced if not still_used(old, earlier)]

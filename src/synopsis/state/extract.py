@@ -33,7 +33,7 @@ from synopsis.state._text import (
     window,
 )
 from synopsis.state._tools import ToolLedger
-from synopsis.state._values import NOT_FROM_ASSISTANT, ValueBook
+from synopsis.state._values import NOT_FROM_ASSISTANT, ValueBook, superseded_call_values
 from synopsis.state.model import (
     LAST_SAID_CHARS,
     STRONG_KINDS,
@@ -598,6 +598,8 @@ class _Builder:
 
     def build(self) -> WorkingState:
         calls = self.tools.bounded_calls()
+        for old, new in superseded_call_values(calls):
+            self.values.retire(old, new)
         decisions = list(self.decisions.values())
         if len(decisions) > MAX_DECISIONS:
             for decision in decisions[: len(decisions) - MAX_DECISIONS]:
