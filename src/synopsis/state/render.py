@@ -516,8 +516,8 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
 _HASH_KINDS = frozenset({"sha", "commit", "id"})
 """Kinds a tool's output names by the hundred (hashes in a log, ids in a listing)."""
 MAX_UNREFERRED_VALUES = 40
-"""Values only a tool's output names and nothing refers to: the latest this many are shown
-(the state keeps every one, for ``details``)."""
+"""Hashes and ids only a tool's output names, that no message or later call refers to: the
+latest this many are shown (the state keeps every one, for ``details``)."""
 
 
 def _context_items(
