@@ -65,7 +65,7 @@ _CLOSING_WAIT = re.compile(
 
 _REPLY_OPENER = re.compile(
     r"^(?:yes|yeah|yep|yup|no|nope|nah|ok(?:ay)?|sure|right|correct|exactly|agreed?|fine|"
-    r"sounds good|go ahead|please do|do it|perfect|great)\b|"
+    r"sounds good|go ahead|(?:please do|do it)(?=[\s.!,]*$)|perfect|great)\b|"
     r"^(?:是的?|对|好的?|行|可以|嗯|不(?:用|要|行)?|没问题|同意)",
     re.IGNORECASE,
 )

@@ -21,7 +21,7 @@ from typing import Literal
 
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted
-from synopsis.state._progress import is_finished, is_stated_choice
+from synopsis.state._progress import is_finished, is_follow_up, is_reply, is_stated_choice
 from synopsis.state._text import (
     contains_value,
     cut_value,
@@ -249,10 +249,16 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         is_pinned = goal.text in pinned
         if layout == "turn_prefix" and normalize_ws(goal.text) in rules:
             continue  # listed under the request as its rule, in the same words
-        if index == 0 or not done_now:  # the original request, and the open ones
-            priority = P_PINNED_GOAL if is_pinned else P_GOAL
+        priority = P_PINNED_GOAL if is_pinned else P_GOAL
+        if index == 0 or (not done_now and index == len(goals) - 1):
+            # Goal: the original request and the current one, in the user's words
             line = f"- {one_line(goal.text)}"
             yield _Item(goal_section, stale_note(line, stale), priority, order())
+        elif not done_now:  # asked, never reported done, and a later request came
+            line = f"- Earlier request, not reported done: “{one_line(goal.text)}”"
+            if goal.outcome:
+                line += f" → {one_line(_cap(goal.outcome, _OUTCOME_CHARS))}"
+            yield _Item(done, stale_note(line, stale), priority, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
             line = f"- Finished: “{text}” → {one_line(_cap(goal.outcome, _OUTCOME_CHARS))}"
@@ -460,12 +466,27 @@ def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decisio
     """The decisions Key Decisions lists: the user's and the assistant's stated choices,
     without those that state a value the user replaced. A fact one of them states in the
     same words is not listed again — so this is the one place that says which are shown."""
+    # a reply that opened a split turn is recorded as its request, but chooses first
+    asked = [normalize_ws(g.text) for g in state.goals if not is_reply(g.text)]
     return [
         d
         for d in state.decisions
         if not any(contains_value(d.text, v) for v in stale)
         and (d.source == "user" or is_stated_choice(d.text))
+        and not (d.source == "user" and _is_asked(normalize_ws(d.text), asked))
     ]
+
+
+def _is_asked(text: str, asked: list[str]) -> bool:
+    """Whether a user's "choice" is the words of one of their requests ("Find a room in
+    Porto and hold it."): Goal states it as what was asked; a choice is made between
+    options, within a request."""
+    return len(text) > _SHORT_CHOICE and any(text in goal for goal in asked)
+
+
+_SHORT_CHOICE = 40
+"""A user message this short that states a choice answers the assistant ("fine, $5.99 is
+ok, book it."): a choice even where it opens a turn and so stands as its request."""
 
 
 _GROUP_SHOWN = 3
@@ -738,6 +759,8 @@ def _merge_previous(
                 or any(contains_value(text, v) for v in stale)
             ):
                 continue
+            if section == "goal" and _not_a_request(item_text(text), state):
+                continue
             seen.add(key)
             call = _DONE_CALL_LINE.match(text) if section == "done" else None
             if call is not None and (call["name"], call["target"]) in done_calls:
@@ -758,6 +781,18 @@ def _merge_previous(
                 target_priority = P_RESOLVED
             prior.append(_Item(target_section, _as_item(text), target_priority, order()))
     return prior + items
+
+
+def _not_a_request(text: str, state: WorkingState) -> bool:
+    """Whether a prior Goal line (a split turn's "Original Request" among them) is no
+    request of the user: an answer to the assistant, the next routine step, or the words
+    of a rule or a choice the state holds — those stand in their own sections."""
+    said = normalize_ws(text)
+    if is_reply(said) or is_follow_up(said):
+        return True
+    held = [c.text for c in state.current_constraints()]
+    held += [d.text for d in state.decisions if d.source == "user"]
+    return any(said in normalize_ws(other) for other in held)
 
 
 _DONE_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` → ")
@@ -883,11 +918,19 @@ def _core(text: str) -> str:
     return normalize_ws(core)
 
 
+_WORKING_ON = "- Working on: "
+_WORKING_ON_GOAL = "- Working on: the request stated above (not finished)"
+"""The In Progress line for the open request when Goal states its words: that the request
+is open is substance (what the agent continues), so the line shrinks but never goes."""
+
+
 def _said_once(items: list[_Item]) -> list[_Item]:
     """``items`` without the lines whose words another line of at least their priority
-    holds ("Working on: “…”" under a goal of the same words, a fact its rule states)."""
+    holds (a fact its rule states); "Working on: “…”" under a goal of the same words says
+    only that the goal is the one under way."""
     cores = [_core(item.text) for item in items]
     dropped: set[int] = set()
+    shortened: set[int] = set()
     for index, item in enumerate(items):
         core = cores[index]
         if (
@@ -904,9 +947,16 @@ def _said_once(items: list[_Item]) -> list[_Item]:
                 and core in cores[other]
                 and (core != cores[other] or other < index)
             ):
-                dropped.add(index)
+                if item.text.startswith(_WORKING_ON):
+                    shortened.add(index)
+                else:
+                    dropped.add(index)
                 break
-    return [item for index, item in enumerate(items) if index not in dropped]
+    return [
+        replace(item, text=_WORKING_ON_GOAL) if index in shortened else item
+        for index, item in enumerate(items)
+        if index not in dropped
+    ]
 
 
 def _terse_line(text: str) -> str:

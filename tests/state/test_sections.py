@@ -1,0 +1,98 @@
+"""The checkpoint's sections say what an agent continues from: Goal holds the original and
+the current request, In Progress names the open one even under a tight cap, Key Decisions
+holds choices (not requests), Done says what came of the work."""
+
+from __future__ import annotations
+
+import pytest
+
+from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
+from synopsis.state import extract_working_state, render_state
+from synopsis.state._progress import is_reply
+from tests.state.builders import act, call, result, say, user
+
+
+def _filler(count: int, tool: str = "lookup_stock") -> list[dict[str, object]]:
+    return [
+        m
+        for n in range(count)
+        for m in (act(call(f"f{n}", tool, shelf=n)), result(f"f{n}", tool, f"shelf {n}: ok"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Move the quarterly backups of the billing database to the cold storage bucket.",
+        "把计费数据库的季度备份迁移到冷存储桶里，迁完告诉我。",
+    ],
+)
+def test_the_open_request_stays_in_progress_under_a_tight_cap(request_text: str) -> None:
+    report = "I looked at the storage classes and the lifecycle rules of both buckets; " * 3
+    messages = [user(request_text), say(report)]  # no call yet: no "Last step" either
+    text = render_state(extract_working_state(messages), max_tokens=55)
+    sections = checkpoint_sections(text)
+    assert not is_empty(sections.get("in_progress")), text
+    assert request_text[:20] in sections["goal"]
+
+
+def test_a_request_is_not_listed_as_a_choice_of_the_user() -> None:
+    messages = [
+        user("Pick the quietest room in the Lyon office and hold it for Thursday."),
+        act(call("r1", "list_rooms", city="Lyon")),
+        result("r1", "list_rooms", "R-14 (quiet), R-02 (loud)"),
+        say("R-14 is the quietest; shall I hold it?"),
+        user("Yes, R-14."),
+    ]
+    sections = checkpoint_sections(render_state(extract_working_state(messages)))
+    assert "Pick the quietest room" not in sections.get("decisions", "")
+    assert "R-14" in sections["decisions"]
+
+
+@pytest.mark.parametrize(
+    ("first", "middle", "last"),
+    [
+        (
+            "Set up nightly exports of the sales table to the reporting bucket.",
+            "Can you also check why the staging cron is silent?",
+            "Now please write a runbook for the export job.",
+        ),
+        (
+            "帮我把销售表每晚导出到报表存储桶。",
+            "顺便帮我查一下为什么预发环境的定时任务没有输出？",
+            "现在请帮我给导出任务写一份运行手册。",
+        ),
+    ],
+)
+def test_goal_is_the_original_and_the_current_request(first: str, middle: str, last: str) -> None:
+    messages = [
+        user(first),
+        act(call("e1", "bash", command="crontab -l")),
+        result("e1", "bash", "0 2 * * * /opt/export.sh"),
+        say("The export runs nightly at 02:00; done."),
+        user(middle),
+        act(call("e2", "bash", command="journalctl -u cron -n 20")),
+        result("e2", "bash", "no entries"),
+        user(last),
+    ]
+    sections = checkpoint_sections(render_state(extract_working_state(messages)))
+    goal = sections["goal"]
+    assert first[:15] in goal and last[:15] in goal
+    assert middle[:15] not in goal  # a later request came: it is history, under Done
+    assert middle[:15] in sections["done"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Yes remove the almond butter too.", "No, keep the old port.", "好，就这样", "please do"],
+)
+def test_an_answer_is_a_reply(reply: str) -> None:
+    assert is_reply(reply)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Please do the same thing for `ruff` and `mypy`.", "Do it for the staging cluster as well."],
+)
+def test_an_order_with_an_object_is_no_mere_reply(request_text: str) -> None:
+    assert not is_reply(request_text)
