@@ -8,7 +8,7 @@ import pytest
 
 from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
 from synopsis.state import extract_working_state, render_state
-from synopsis.state._progress import is_reply
+from synopsis.state._progress import is_finished, is_reply
 from tests.state.builders import act, call, result, say, user
 
 
@@ -96,3 +96,59 @@ def test_an_answer_is_a_reply(reply: str) -> None:
 )
 def test_an_order_with_an_object_is_no_mere_reply(request_text: str) -> None:
     assert not is_reply(request_text)
+
+
+def test_done_lists_what_the_closing_report_says_was_done() -> None:
+    report = (
+        "All set. I've reworked the nightly export.\n\n## Changes\n\n"
+        "1. **Moved the export job to the reporting cluster** (was on the primary)\n"
+        "2. **Removed the duplicate cron entry**\n"
+        "   - `0 2 * * * /opt/export.sh` (the old one)\n"
+        "- Added a retry wrapper around the upload step\n\n"
+        + "The job now runs at 02:15 and reports to the ops channel; nothing else changed. "
+        * 3
+    )
+    messages = [
+        user("Please rework the nightly export so it stops hitting the primary database."),
+        act(call("c1", "bash", command="crontab -e")),
+        result("c1", "bash", "crontab: installing new crontab"),
+        say(report),
+        user("Now please write a runbook for the export job."),
+    ]
+    done = checkpoint_sections(render_state(extract_working_state(messages)))["done"]
+    for item in (
+        "Moved the export job to the reporting cluster",
+        "Removed the duplicate cron entry",
+        "Added a retry wrapper around the upload step",
+    ):
+        assert item in done
+    assert "0 2 * * *" not in done  # a sub-item is detail
+
+
+def test_a_report_item_saying_pending_leaves_the_request_finished() -> None:
+    report = (
+        "Done: the migration is applied and verified on staging.\n\n"
+        "- Applied migration 0042 to staging\n"
+        "- Pending: the production window, which the DBA schedules\n\n"
+        + "Row counts match before and after on every table that was touched. "
+        * 3
+    )
+    messages = [
+        user("Please apply migration 0042 on staging and verify the row counts."),
+        say(report),
+    ]
+    state = extract_working_state(messages)
+    assert is_finished(state.goals[0].outcome)
+
+
+def test_a_group_of_calls_lists_each_outcome_it_reported() -> None:
+    messages = [user("Please restyle the header and footer of the shop.")]
+    for n, path in enumerate(("app/Header.tsx", "app/Footer.tsx", "app/root.tsx", "")):
+        outcome = f"Applied edit to {path}" if path else "Tokens: 10k sent, 400 received."
+        messages += [
+            act(call(f"a{n}", "aider", step="apply reply")),
+            result(f"a{n}", "aider", outcome),
+        ]
+    done = checkpoint_sections(render_state(extract_working_state(messages)))["done"]
+    for path in ("app/Header.tsx", "app/Footer.tsx", "app/root.tsx"):
+        assert f"Applied edit to {path}" in done

@@ -188,25 +188,76 @@ def asks_user(text: str) -> bool:
     return bool(re.search(r"[?？]\s*$", text.strip()))
 
 
+REPORTED = " ⟪reported: "
+REPORTED_END = "⟫"
+"""Around the items of a long closing report inside a closing statement: what the
+assistant listed as done, kept apart so that whether the request is finished is judged
+on the statement's own opening and closing words (an item may say "Pending: …")."""
+MAX_REPORT_ITEMS = 8
+MAX_REPORT_ITEM = 110
+MAX_REPORT = 520
+
+_REPORT_ITEM = re.compile(
+    r"^ {0,1}(?:[-*•+]|\d{1,2}[.)])\s+(?P<item>\S.*)$|^(?P<bold>\*\*[^*\n]{3,}\*\*.*)$",
+    re.MULTILINE,
+)
+
+
+def report_items(text: str) -> list[str]:
+    """The top-level items of a closing report's lists ("1. **Removed npm test
+    permissions** (previously lines 5-6)", "- Moved both controls into the toolbar"),
+    verbatim without their list marks and bold, each capped: what the assistant says
+    it did, where the opening lines say only that it is done."""
+    found: list[str] = []
+    for match in _REPORT_ITEM.finditer(text):
+        item = normalize_ws((match.group("item") or match.group("bold") or "").replace("**", ""))
+        if len(item) >= 8 and item not in found:
+            found.append(cap(item, MAX_REPORT_ITEM))
+    return found[:MAX_REPORT_ITEMS]
+
+
 def closing_statement(text: str) -> str:
     """How the assistant reported a request's end: its first lines, verbatim (capped),
-    and its closing question when it ends with one."""
+    the items it listed (between :data:`REPORTED` marks) and its closing question when
+    it ends with one."""
     flat = normalize_ws(text)
     if len(flat) <= MAX_STATEMENT:
         return flat
     spans = sentences(flat)
     last = flat[spans[-1][0] : spans[-1][1]].strip() if spans else ""
-    if asks_user(last) and len(last) < MAX_STATEMENT // 2:
-        return f"{cap(flat, MAX_STATEMENT - len(last) - 3)} … {last}"
-    return cap(flat, MAX_STATEMENT)
+    question = asks_user(last) and len(last) < MAX_STATEMENT // 2
+    room = MAX_STATEMENT - len(last) - 3 if question else MAX_STATEMENT
+    items = report_items(text)
+    opening = normalize_ws(_LIST_START.split(text, maxsplit=1)[0]) if items else ""
+    if opening:  # the words before the list, then what the list says was done
+        head = cap(opening, room) + REPORTED + cap("; ".join(items), MAX_REPORT) + REPORTED_END
+    else:
+        head = cap(flat, room)
+    return f"{head} … {last}" if question else head
+
+
+_LIST_START = re.compile(r"^ {0,3}(?:[-*•+]|\d{1,2}[.)]|#{1,6})\s|^\*\*", re.MULTILINE)
+"""Where a report's first list, heading or bold item line starts."""
+
+
+def statement_words(outcome: str) -> str:
+    """A closing statement without its reported items: its own opening and closing."""
+    start = outcome.find(REPORTED)
+    end = outcome.find(REPORTED_END, start)
+    if start < 0 or end < 0:
+        return outcome
+    return outcome[:start] + outcome[end + len(REPORTED_END) :]
 
 
 def is_finished(outcome: str | None) -> bool:
     """Whether a closing statement reports the request done (and asks nothing more):
     a report of findings, a question or "waiting on …" leaves it open."""
-    if not outcome or _CLOSING_WAIT.search(outcome):
+    if not outcome:
         return False
-    return bool(_DONE_WORDS.search(outcome))
+    words = statement_words(outcome)
+    if _CLOSING_WAIT.search(words):
+        return False
+    return bool(_DONE_WORDS.search(words))
 
 
 def is_stated_choice(text: str) -> bool:

@@ -21,7 +21,15 @@ from typing import Literal
 
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted
-from synopsis.state._progress import is_finished, is_follow_up, is_reply, is_stated_choice
+from synopsis.state._progress import (
+    REPORTED,
+    REPORTED_END,
+    is_finished,
+    is_follow_up,
+    is_reply,
+    is_stated_choice,
+    statement_words,
+)
 from synopsis.state._text import (
     contains_value,
     cut_value,
@@ -65,10 +73,10 @@ P_COMMANDS = 3
 P_RESOLVED = 4
 P_APPROACH = 5
 P_GOAL = 5
-P_EDITS = 5
+P_EDITS = 6
 P_NEXT = 6
 P_DECISION = 6
-P_FINDING = 6
+P_FINDING = 5
 P_FINISHED = 6
 P_MODIFIED_FILE = 6
 P_USER_DECISION = 7
@@ -257,11 +265,12 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         elif not done_now:  # asked, never reported done, and a later request came
             line = f"- Earlier request, not reported done: “{one_line(goal.text)}”"
             if goal.outcome:
-                line += f" → {one_line(_cap(goal.outcome, _OUTCOME_CHARS))}"
+                line += f" → {_report(goal.outcome, items=False)}"
             yield _Item(done, stale_note(line, stale), priority, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
-            line = f"- Finished: “{text}” → {one_line(_cap(goal.outcome, _OUTCOME_CHARS))}"
+            report = _report(goal.outcome, items=id(goal) in recent)
+            line = f"- Finished: “{text}” → {report}"
             if is_pinned and index > 0:
                 priority = P_PINNED_GOAL  # the guard insists on its text: here it stands
             else:
@@ -302,6 +311,17 @@ _ERROR_CHARS = 200
 """A resolved failure is history: its command and error line, capped (an open one, under
 Blocked, keeps its whole error line)."""
 _OUTCOME_CHARS = 160
+
+
+def _report(outcome: str, *, items: bool) -> str:
+    """A closing statement as a line: its opening words, capped, then — for the latest
+    requests — what the assistant listed as done ("Removed npm test permissions; …")."""
+    head = one_line(_cap(statement_words(outcome), _OUTCOME_CHARS))
+    start = outcome.find(REPORTED)
+    end = outcome.find(REPORTED_END, start)
+    if not items or start < 0 or end < 0:
+        return head
+    return f"{head}; did: {one_line(outcome[start + len(REPORTED) : end])}"
 
 
 def _short(text: str) -> str:
@@ -349,7 +369,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         line = f"- Working on: “{_short(current.text)}”"
         yield _Item(in_progress, line, P_OPEN_STEP, order())
         if current.outcome is not None:
-            line = f"- Last report: {_cap(current.outcome, _OUTCOME_CHARS)}"
+            line = f"- Last report: {_report(current.outcome, items=True)}"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
         key = digest(current.text)
         calls = [r for r in state.tool_calls if r.request == key]
@@ -448,18 +468,24 @@ def _done_groups(
         if last.status == "ok" and len(ok) < len(records):
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
+        shown = set((last.outcome or "").split("; "))
         notes = [
-            r.outcome
+            part
             for r in ok[:-1]
-            if r.outcome
-            and r.outcome != last.outcome
-            and not any(contains_value(r.outcome, old) for old in stale)
+            if r.outcome and not any(contains_value(r.outcome, old) for old in stale)
+            for part in r.outcome.split("; ")
+            if part not in shown
         ]
         made = any(r.outcome and names_made(r.outcome) for r in ok)
+        notes = list(dict.fromkeys(reversed(notes)))[::-1]  # each outcome once, at its latest
         if notes:
-            line += "; earlier: " + "; ".join(dict.fromkeys(notes[-(4 if made else 2) :]))
-        # the commits and pull requests the agent made are handles later steps name
-        yield line, P_KEPT if made else P_COMMANDS
+            kept = notes[-_EARLIER_OUTCOMES:]
+            more = f" (+{len(notes) - len(kept)} more)" if len(notes) > len(kept) else ""
+            line += "; earlier: " + "; ".join(kept) + more
+        # the commits and pull requests the agent made are handles later steps name; what
+        # a check or an edit step reported is the outcome of the work, above a bare "ok"
+        reported = any(r.outcome for r in ok)
+        yield line, P_KEPT if made else P_EDITS if reported else P_COMMANDS
 
 
 def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decision]:
@@ -490,6 +516,8 @@ ok, book it."): a choice even where it opens a turn and so stands as its request
 
 
 _GROUP_SHOWN = 3
+_EARLIER_OUTCOMES = 6
+"""How many earlier distinct outcomes a group of calls lists ("Applied edit to …")."""
 
 
 def _group_label(records: list[ToolCallRecord]) -> str:
