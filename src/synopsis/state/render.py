@@ -468,13 +468,13 @@ def _done_groups(
         if last.status == "ok" and len(ok) < len(records):
             since = f" since entry {last.result_entry_id}" if last.result_entry_id else " since"
             line += f" (failed earlier, ok{since})"
-        shown = set((last.outcome or "").split("; "))
+        latest = set((last.outcome or "").split("; "))
         notes = [
             part
             for r in ok[:-1]
             if r.outcome and not any(contains_value(r.outcome, old) for old in stale)
             for part in r.outcome.split("; ")
-            if part not in shown
+            if part not in latest
         ]
         made = any(r.outcome and names_made(r.outcome) for r in ok)
         notes = list(dict.fromkeys(reversed(notes)))[::-1]  # each outcome once, at its latest
