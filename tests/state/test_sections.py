@@ -152,3 +152,86 @@ def test_a_group_of_calls_lists_each_outcome_it_reported() -> None:
     done = checkpoint_sections(render_state(extract_working_state(messages)))["done"]
     for path in ("app/Header.tsx", "app/Footer.tsx", "app/root.tsx"):
         assert f"Applied edit to {path}" in done
+
+
+def _blocked(messages: list[dict[str, object]]) -> str:
+    return checkpoint_sections(render_state(extract_working_state(messages))).get("blocked", "")
+
+
+def test_a_failure_another_program_later_gets_past_on_the_same_files_is_not_blocked() -> None:
+    messages = [
+        user("Please purge the transcripts folder from the git history."),
+        act(
+            call(
+                "b1",
+                "bash",
+                command="git filter-branch --index-filter 'git rm -r --cached transcripts/'",
+            )
+        ),
+        result("b1", "bash", "Cannot rewrite branches: You have unstaged changes.", error=True),
+        act(
+            call("b2", "bash", command="git filter-repo --path transcripts/ --invert-paths --force")
+        ),
+        result("b2", "bash", "Parsed 60 commits. HEAD is now at 72f4dc3"),
+    ]
+    assert "unstaged changes" not in _blocked(messages)
+
+
+def test_a_later_edit_or_commit_of_the_files_does_not_resolve_a_failed_test_run() -> None:
+    messages = [
+        user("Please make the auth tests pass."),
+        act(call("t1", "bash", command="pytest tests/api/test_auth.py -q")),
+        result(
+            "t1",
+            "bash",
+            "FAILED tests/api/test_auth.py::test_refresh - assert 401 == 200\n1 failed",
+            error=True,
+        ),
+        act(call("t2", "bash", command="git add tests/api/test_auth.py")),
+        result("t2", "bash", ""),
+        act(call("t3", "edit", path="tests/api/test_auth.py", oldText="401", newText="200")),
+        result("t3", "edit", "Successfully replaced text in tests/api/test_auth.py."),
+    ]
+    assert "test_refresh" in _blocked(messages)
+
+
+def test_a_failed_edit_a_later_write_of_the_file_replaced_is_not_blocked() -> None:
+    messages = [
+        user("Please fix the typo in the README intro."),
+        act(call("e1", "edit", path="README.md", oldText="teh", newText="the")),
+        result("e1", "edit", "Could not find the exact text in README.md", error=True),
+        act(call("e2", "write", path="README.md", content="# Intro\nThe tool …\n")),
+        result("e2", "write", "Wrote README.md"),
+    ]
+    assert "README.md" not in _blocked(messages)
+
+
+@pytest.mark.parametrize("works", ["ok it works now, thanks", "好了，能用了"])
+def test_a_failure_the_user_says_is_past_is_not_blocked(works: str) -> None:
+    messages = [
+        user("Please get the dev server to start again."),
+        act(call("s1", "bash", command="npm run dev")),
+        result(
+            "s1", "bash", "Error: listen EADDRINUSE: address already in use :::3000", error=True
+        ),
+        say("Port 3000 is taken by an old process; stop it with `kill` and retry."),
+        user(works),
+    ]
+    assert "EADDRINUSE" not in _blocked(messages)
+    assert "EADDRINUSE" in _blocked(messages[:-1])
+
+
+@pytest.mark.parametrize(
+    "still", ["it still does not work", "works, but the footer is gone", "还是不行"]
+)
+def test_a_failure_the_user_says_is_not_past_stays_blocked(still: str) -> None:
+    messages = [
+        user("Please get the dev server to start again."),
+        act(call("s1", "bash", command="npm run dev")),
+        result(
+            "s1", "bash", "Error: listen EADDRINUSE: address already in use :::3000", error=True
+        ),
+        say("Port 3000 is taken; stop the old process and retry."),
+        user(still),
+    ]
+    assert "EADDRINUSE" in _blocked(messages)

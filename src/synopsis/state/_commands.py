@@ -254,11 +254,47 @@ SHELL_TOOLS = frozenset({"bash", "shell", "user-bash", "exec_command", "run_shel
 
 
 def resolution_key(name: str, target: str) -> tuple[str, ...]:
-    """Which later success resolves a failed call: the same file for a file tool, the same
-    program (and subcommand) for a shell command, the same tool for any other tool (a
-    booking that failed and then succeeded with other arguments was worked around)."""
+    """Which later success resolves a failed call: the same file for a file tool (a
+    failed edit, then a write of that file), the same program (and subcommand) for a
+    shell command, the same tool for any other tool (a booking that failed and then
+    succeeded with other arguments was worked around)."""
     if name in FILE_TOOLS:
-        return (name, target)
+        return ("file", target)
     if name in SHELL_TOOLS:
         return ("shell", command_key(target))
     return (name,)
+
+
+_SUBJECT = re.compile(
+    r"(?<![\w./~@-])(?:[\w.~@-]+/)+[\w.@-]*|"
+    r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}\b"
+)
+_CD = re.compile(r"(?:^|&&|;)\s*cd\s+\S+\s*(?:&&|;)")
+"""A ``cd dir &&`` step: where a command runs, not what it works on."""
+_NO_SUBJECT = frozenset({".", "./", "../", "~/", "/", "/dev/", "/dev/null", "/tmp/"})
+_NOT_A_CHECK = frozenset({
+    "git add", "git commit", "git status", "git diff", "git log", "git show", "git stash",
+    "git checkout", "git restore", "git reset", "rm", "mkdir", "cd", "echo", "printf", "cat",
+    "ls", "mv", "cp", "touch", "which", "head", "tail", "grep", "rg", "find", "sed", "less",
+    "chmod", "open", "code", "pwd", "wc", "stat", "file", "tree",
+})  # fmt: skip
+"""Commands whose success says nothing of whether a failure on the same files is past:
+they show, move or record files rather than build, run or check them."""
+
+
+def subjects(command: str) -> frozenset[str]:
+    """The files and folders a command works on (``tests/test_auth.py``, ``transcripts/``,
+    ``tsconfig.build.json``): what a failure was about, whichever program failed on it."""
+    found = {m.group().rstrip("/") + ("/" if m.group().endswith("/") else "") for m in
+             _SUBJECT.finditer(_CD.sub(" ", command))}  # fmt: skip
+    return frozenset(s for s in found if s not in _NO_SUBJECT and len(s) >= 4)
+
+
+def checks_subjects(command: str) -> frozenset[str]:
+    """The subjects of a command whose success shows that a failure on them is past (a
+    build, a test run, a rewrite of the same files by another program): none for a
+    command that only shows, moves or records files."""
+    key = command_key(command)
+    if key in _NOT_A_CHECK or key.split(" ", 1)[0] in _NOT_A_CHECK:
+        return frozenset()
+    return subjects(command)

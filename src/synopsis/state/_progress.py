@@ -81,6 +81,24 @@ def is_reply(text: str) -> bool:
     return len(line) <= MAX_REPLY and bool(_REPLY_OPENER.match(line))
 
 
+_WORKS = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|nice|perfect|yes|yep|cool|awesome|thanks?|thank you|confirmed|"
+    r"good news)[\s,.!:;-]+)*(?:(?:it|that|this|everything|now it|it all|the \w+)\s+)?"
+    r"(?:works|worked|is working|works now|is fixed|fixed it|did the trick|passes now)\b|"
+    r"^(?:好了|可以了|成功了|能用了|没问题了|解决了|正常了)",
+    re.IGNORECASE,
+)
+_NOT_YET = re.compile(r"\b(?:not|n't|no longer|still|but|except)\b|不|没|还是", re.IGNORECASE)
+
+
+def says_it_works(text: str) -> bool:
+    """Whether a user message reports that the work under way now works ("ok it works
+    now", "that fixed it", "好了，能用了"): the failures of the request are past, however
+    they were got past. A "still", "not" or "but" leaves them open."""
+    line = normalize_ws(text)
+    return len(line) <= MAX_REPLY and bool(_WORKS.match(line)) and not _NOT_YET.search(line)
+
+
 _FOLLOW_UP = re.compile(
     r"^(?:(?:nice|great|perfect|cool|awesome|good|ok(?:ay)?|thanks?|thank you|lgtm|looks good)"
     r"[\s,.!:;-]+)*(?:(?:now|then|please|pls|and|so)\s+)*"

@@ -241,6 +241,8 @@ class _Builder:
         if not typed.strip():
             return
         low = pat.lower_same(typed)
+        if self.tools.request is not None and _progress.says_it_works(typed):
+            self.tools.close_request(self.tools.request)  # the user saw it work
         request = self._goal(typed, entry_id)
         # a reply is read once: merged again, it would follow other words of the assistant
         key = digest(normalize_ws(typed))

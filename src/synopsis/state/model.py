@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from synopsis.state._commands import resolution_key
+from synopsis.state._commands import SHELL_TOOLS, checks_subjects, resolution_key, subjects
 from synopsis.state._errors import is_aborted
 from synopsis.state._text import sentences, states_stale
 
@@ -228,18 +228,24 @@ class WorkingState:
 
     def open_errors(self) -> tuple[ToolCallRecord, ...]:
         """Failed calls that nothing later resolved: no later success of the same file,
-        program or tool (see :func:`resolution_key`), and no report after them that the
+        program or tool (see :func:`resolution_key`) nor of another command that builds,
+        runs or checks the same files (:func:`checks_subjects`), and no report after them that the
         request they worked on was done (``outcome`` set: a failure the assistant worked
         around, then reported the request done, blocks nothing)."""
         resolved: set[tuple[str, ...]] = set()
+        checked: set[str] = set()  # files a later successful build, run or check worked on
         open_: list[ToolCallRecord] = []
         for record in reversed(self.tool_calls):
             key = resolution_key(record.name, record.target)
+            shell = record.name in SHELL_TOOLS
             if record.status == "ok":
                 resolved.add(key)
+                if shell:
+                    checked.update(checks_subjects(record.target))
             elif (
                 record.status == "error"
                 and key not in resolved
+                and not (shell and subjects(record.target) & checked)
                 and record.outcome is None
                 and not is_aborted(record.error)  # stopped, not failed: nothing to get past
             ):
