@@ -8,7 +8,7 @@ import pytest
 
 from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
 from synopsis.state import extract_working_state, render_state
-from synopsis.state._progress import is_finished, is_reply
+from synopsis.state._progress import assistant_choices, is_finished, is_reply, is_stated_choice
 from tests.state.builders import act, call, result, say, user
 
 
@@ -235,3 +235,96 @@ def test_a_failure_the_user_says_is_not_past_stays_blocked(still: str) -> None:
         user(still),
     ]
     assert "EADDRINUSE" in _blocked(messages)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "dude sleep 5 seconds via bash",
+        "see main.ts",
+        "you fucked that component up real good.",
+        "ok, rerun the linter on the tui package",
+        "帮我跑一下 npm test",
+    ],
+)
+def test_an_order_for_the_moment_or_venting_is_no_critical_fact(said: str) -> None:
+    messages = [
+        user("Please port the selector components to the new theme API."),
+        act(call("r1", "read", path="src/selector.ts")),
+        result("r1", "read", "export class Selector {}"),
+        user(said),
+        user("The accent colour is #8abeb7 and the error colour is cc6666."),
+    ]
+    state = extract_working_state(messages)
+    critical = checkpoint_sections(render_state(state)).get("critical", "")
+    assert said not in critical
+    assert "#8abeb7" in critical  # a fact with its values stays
+
+
+def test_a_bare_site_link_the_assistant_wrote_is_no_critical_value() -> None:
+    messages = [
+        user("Please make bare links in the markdown renderer clickable."),
+        say(
+            "Here's a bare URL: https://github.com and a page: https://github.com/acme/tui/pull/42"
+        ),
+    ]
+    critical = checkpoint_sections(render_state(extract_working_state(messages)))["critical"]
+    assert "https://github.com/acme/tui/pull/42" in critical
+    assert (
+        "- url: https://github.com —" not in critical
+        and "url: https://github.com\n" not in critical
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "named"),
+    [
+        ("Order G-771045 ships from FreshCart #218 on Saturday.", "FreshCart #218"),
+        ("Boarding for KL1023 is at Gate #14, 40 minutes before.", "Gate #14"),
+    ],
+)
+def test_a_number_of_a_named_thing_is_said_with_its_name(output: str, named: str) -> None:
+    messages = [
+        user("Where does my order come from and when?"),
+        act(call("o1", "get_order", order_id="G-771045")),
+        result("o1", "get_order", output),
+    ]
+    critical = checkpoint_sections(render_state(extract_working_state(messages)))["critical"]
+    number = named.split()[-1]
+    assert f"issue: {number}" not in critical
+    assert f"number: {named}" in critical
+
+
+def test_an_issue_of_a_tracker_stays_an_issue() -> None:
+    messages = [
+        user("Which issue does the release fix?"),
+        act(call("g1", "bash", command="git log -1 --format=%s")),
+        result("g1", "bash", "fix: keep the cursor in view (fixes #218)"),
+    ]
+    critical = checkpoint_sections(render_state(extract_working_state(messages)))["critical"]
+    assert "number: fixes" not in critical
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Fixed DefaultTextStyle objects to use color functions instead of strings",
+        'Empty padding lines are now `" ".repeat(width)` instead of `""`',
+        "I'll need to see the Nginx configuration files to find the cause.",
+        "The selector file has an old implementation with chalk instead of the theme system.",
+    ],
+)
+def test_a_change_report_or_an_intention_is_no_decision(sentence: str) -> None:
+    assert not any(is_stated_choice(c) for c in assistant_choices(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'll use SQLite for the cache because the data fits on one machine.",
+        "We keep the old port instead of 8080, since the proxy is pinned to it.",
+        "Switched to the F() version because it needs no lock on the row.",
+    ],
+)
+def test_a_choice_with_its_reason_is_a_decision(sentence: str) -> None:
+    assert any(is_stated_choice(c) for c in assistant_choices(sentence))

@@ -167,7 +167,8 @@ _ASSISTANT_CHOICE = re.compile(
     r"(?:\b(?:because|since|so that|for now)\b|\bas (?:it|they|this|that|the|we)\b|"
     r" [-–—] (?:these|this|it|they) (?:are|is)\b)|"
     r"\bI'?d (?:skip|go with|recommend|suggest|pick|use|rather)\b|\bthe fix\b[^.]{0,60}:|"
-    r"\b(?:instead of|rather than)\b|\bneeds no\b|修复[:：]|统一用|改用|"
+    r"(?:\bI\b|\bwe\b|\blet'?s\b)[^.]*\b(?:instead of|rather than)\b|\bneeds no\b|"
+    r"修复[:：]|统一用|改用|"
     r"我(?:在|把|给|会|来)[^。，,]{0,30}(?:加|改成|改为|换成|设为|设成)",
     re.IGNORECASE,
 )
@@ -309,16 +310,20 @@ needed", "If you want …, say the word"): nothing was chosen."""
 
 _NARRATION = re.compile(
     r"^(?:now|next|first|then|ok(?:ay)?|great|perfect)?,?\s*(?:i['’]?ll|i will|let me|let['’]?s|"
-    r"i['’]?m going to) (?:now )?"
+    r"i['’]?m going to|i need to|i['’]?ll need to|i['’]?d need to) (?:now )?(?:first )?"
     r"(?:add|check|read|look|run|update|create|fix|write|open|try|start|see|test|analy[sz]e|"
     r"review|commit|stage|push|install|scan|implement|examine|investigate|explore|search|"
-    r"verify|build|rerun|re-run|continue|proceed|help|systematically)\b|"
-    r"^(?:(?:the|this|it|that) )?[\w`\"'.()-]+(?: [\w`\"'.()-]+){0,3} now (?:just )?"
+    r"verify|build|rerun|re-run|continue|proceed|help|systematically|know|understand|"
+    r"get|find|take a look|have a look|go through|dig)\b|"
+    r"^(?:fixed|changed|updated|replaced|moved|renamed|removed|added|switched|converted|made|"
+    r"refactored|rewrote|reworked|extracted)\b(?!.*\b(?:because|since|so that)\b)|"
+    r"^(?:(?:the|this|it|that) )?[\w`\"'.()-]+(?: [\w`\"'.()-]+){0,3} (?:are |is )?now (?:just )?"
     r"(?:uses|takes|returns|has|is|shows?|calls|reads|renders|displays|includes|works|runs)\b|"
     r"^(?:now )?it (?:now )?(?:just )?(?:uses|takes|returns)\b|"
-    r"^the \w+ changed\b",
+    r"^the \w+ changed\b|^[^,;:]{0,60}\b(?:are|is) now\b(?!.*\b(?:because|since|so that)\b)",
     re.IGNORECASE,
 )
-"""A step announced ("Now I'll add a method …") or a change reported ("Footer now uses
-…", "The signature changed - it now takes …"): what was done, not a choice between
-options with its reason."""
+"""A step announced ("Now I'll add a method …", "I'll need to see the config"), or a
+change reported ("Footer now uses …", "Fixed the style objects to use functions instead
+of strings", "The signature changed - it now takes …"): what was or will be done, not a
+choice between options with its reason (a report that gives one stays a choice)."""

@@ -31,6 +31,7 @@ from synopsis.state.render import (
     error_line,
     fact_line,
     identifier_line,
+    is_pinned_fact,
     is_pinned_identifier,
     pinned_goals,
     stale_note,
@@ -140,7 +141,7 @@ def pinned_facts(state: WorkingState) -> list[PinnedFact]:
         line = constraint_line(shown, constraint.entry_id)
         facts.append(PinnedFact("constraint", shown, line, "constraints", constraint.entry_id))
     for fact in state.current_facts():
-        if fact.source == "user" and fact.written == "typed":
+        if is_pinned_fact(fact):
             said = one_line(stale_note(fact.text, stale))
             shown = one_line(without_old_values(said))
             facts.append(

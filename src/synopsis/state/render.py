@@ -15,7 +15,7 @@ when they state a value the user has since corrected.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -43,6 +43,7 @@ from synopsis.state._tools import names_made
 from synopsis.state.model import (
     STRONG_KINDS,
     Decision,
+    Fact,
     Goal,
     Identifier,
     ToolCallRecord,
@@ -152,8 +153,29 @@ def error_line(record: ToolCallRecord) -> str:
     return f"- {call_label(record)} failed: {one_line(record.error or '(no error message)')}"
 
 
+_NAMED_NUMBER = re.compile(r"(?<![\w/])([A-Z][\w&'-]{2,})\s+$")
+_TRACKER_WORD = re.compile(r"^(?:issues?|prs?|pull|bugs?|tickets?|fix(?:es|ed)?|close[sd]?|"
+                           r"resolve[sd]?|see|refs?|mr|gh)$", re.IGNORECASE)  # fmt: skip
+
+
+def _named_number(identifier: Identifier) -> str | None:
+    """The name a "#218" follows when it numbers a named thing ("FreshCart #218", a store;
+    "Gate #4") rather than an issue of a tracker ("issue #218", "fixes #218")."""
+    if identifier.kind != "issue" or not identifier.value.startswith("#"):
+        return None
+    at = identifier.context.find(identifier.value)
+    found = _NAMED_NUMBER.search(identifier.context[:at]) if at > 0 else None
+    if found is None or _TRACKER_WORD.match(found.group(1)):
+        return None
+    return found.group(1)
+
+
 def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
-    line = f"- {one_line(identifier.kind)}: {one_line(identifier.value)}"
+    name = _named_number(identifier)
+    if name is not None:  # said with its subject, not as an issue of a tracker
+        line = f"- number: {one_line(name)} {one_line(identifier.value)}"
+    else:
+        line = f"- {one_line(identifier.kind)}: {one_line(identifier.value)}"
     context = identifier.context
     if (
         context
@@ -430,7 +452,7 @@ def _result(record: ToolCallRecord) -> str:
 
 
 def _done_groups(
-    calls: Iterable[ToolCallRecord], stale: dict[str, str]
+    calls: Sequence[ToolCallRecord], stale: dict[str, str]
 ) -> Iterable[tuple[str, int]]:
     """Done, grouped by artifact: files edited per directory, commands per program, other
     tools per name, each with its count and latest outcome — not one line per call. An
@@ -447,10 +469,19 @@ def _done_groups(
             reads.append(record.target)
         elif record.name not in ("read", "edit", "write"):
             groups.setdefault(resolution_key(record.name, record.target), []).append(record)
+    last_folder = next(
+        (r.target.rpartition("/")[0] for r in reversed(calls) if r.name in ("edit", "write")
+         and r.status == "ok" and r.target),
+        None,
+    )  # fmt: skip
     for folder, files in edits.items():
-        names = ", ".join(f"{code(n)}{f' ×{c}' if c > 1 else ''}" for n, c in files.items())
+        listed = list(files.items())[-_FILES_SHOWN:]
+        names = ", ".join(f"{code(n)}{f' ×{c}' if c > 1 else ''}" for n, c in listed)
+        more = f" (+{len(files) - len(listed)} more)" if len(files) > len(listed) else ""
         where = f" under {code(folder + '/')}" if folder else ""
-        yield f"- Edited {len(files)} file{'s' if len(files) > 1 else ''}{where}: {names}", P_EDITS
+        line = f"- Edited {len(files)} file{'s' if len(files) > 1 else ''}{where}: {names}{more}"
+        # where the work went last is what an agent continues from: kept at the size target
+        yield line, P_KEPT if folder == last_folder else P_EDITS
     distinct = list(dict.fromkeys(reads))
     if distinct:
         shown = ", ".join(code(p) for p in distinct[-5:])
@@ -516,6 +547,7 @@ ok, book it."): a choice even where it opens a turn and so stands as its request
 
 
 _GROUP_SHOWN = 3
+_FILES_SHOWN = 8
 _EARLIER_OUTCOMES = 6
 """How many earlier distinct outcomes a group of calls lists ("Applied edit to …")."""
 
@@ -581,6 +613,8 @@ def _context_items(
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
             continue  # a request, choice or rule that states it in these words already
+        if fact.source == "user" and not_a_fact(said):
+            continue  # an order for the moment or venting: nothing a later step needs
         if fact.written == "typed":
             priority = P_PINNED_VALUE
         else:  # what the assistant reported of a result outlasts a bare value from one
@@ -694,12 +728,48 @@ _COLOUR_CONTEXT = re.compile(
 )
 
 
+_ORDER = re.compile(
+    r"^(?:(?:dude|ok(?:ay)?|alright|yeah|yes|hey|so|and|now|then|pls|please|just|also|ah|oh)"
+    r"[\s,!.]+)*(?:sleep|run|see|read|look(?: at| into)|check|open|remove|delete|"
+    r"copy|undo|show me|tell me|restart|rerun|kill|commit|push)\b(?![,.!?])|"
+    r"^(?:请|你|帮我)?(?:看一下|跑一下|运行一下|删掉|打开|重启一下)",
+    re.IGNORECASE,
+)
+_VENTING = re.compile(
+    r"\b(?:fuck\w*|shit\w*|wtf|damn\w*|crap\w*|bullshit)\b|他妈|妈的|卧槽", re.IGNORECASE
+)
+
+
+def is_pinned_fact(fact: Fact) -> bool:
+    """Whether a fact must appear in every checkpoint (the guard restores it): what the
+    user typed, unless it is an order for the moment or venting (:func:`not_a_fact`)."""
+    return fact.source == "user" and fact.written == "typed" and not not_a_fact(fact.text)
+
+
+def not_a_fact(text: str) -> bool:
+    """Whether a statement of the user's is an order for the moment ("dude sleep 5 seconds
+    via bash", "see main.ts") or venting ("you fucked that component up"): said to the
+    agent, not about the world — a request stands under Goal, a complaint in the
+    conversation; neither is a value or fact later steps need."""
+    return bool(_ORDER.match(text) or _VENTING.search(text))
+
+
+def _bare_host(identifier: Identifier) -> bool:
+    """Whether a link the assistant or a tool wrote names only a site ("Here's a bare URL:
+    https://github.com"): no page or resource of it, so nothing a later step opens."""
+    if identifier.kind != "url" or identifier.source == "user":
+        return False
+    return bool(re.fullmatch(r"[a-z][a-z0-9+.-]*://[^/\s?#]+/?", identifier.value, re.I))
+
+
 def _shaped_only(identifier: Identifier) -> bool:
     """Whether a value not typed by the user is merely shaped like one: an amount in an
     agent's own usage line ("Tokens: 10k sent … Cost: $0.04 message, $0.10 session"),
     an "issue" that is a colour in a style declaration ("--color-dark: #000;")."""
     if identifier.source == "user" and identifier.written == "typed":
         return False
+    if _bare_host(identifier):
+        return True
     context = identifier.context
     if identifier.kind == "amount" and _USAGE_LINE.search(context):
         return True
