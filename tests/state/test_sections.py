@@ -8,6 +8,7 @@ import pytest
 
 from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
 from synopsis.state import extract_working_state, render_state
+from synopsis.state._errors import first_error_line
 from synopsis.state._progress import assistant_choices, is_finished, is_reply, is_stated_choice
 from tests.state.builders import act, call, result, say, user
 
@@ -328,3 +329,13 @@ def test_a_change_report_or_an_intention_is_no_decision(sentence: str) -> None:
 )
 def test_a_choice_with_its_reason_is_a_decision(sentence: str) -> None:
     assert any(is_stated_choice(c) for c in assistant_choices(sentence))
+
+
+def test_a_help_link_is_not_the_error_line() -> None:
+    output = (
+        "Tokens: 10,332 sent, 439 received.\n"
+        "The LLM did not conform to the edit format.\n"
+        "https://aider.chat/docs/troubleshooting/edit-errors.html\n\n"
+        "# 1 SEARCH/REPLACE block failed to match!\n"
+    )
+    assert first_error_line(output) == "# 1 SEARCH/REPLACE block failed to match!"

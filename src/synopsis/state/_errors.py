@@ -261,6 +261,9 @@ _NO_MESSAGE = re.compile(r"^(?:> |\S+:\d+(?::\d+)?\s+\S*\s*[━─=]{3,})")
 location heading a diagnostic (``biome.json:3:3 deserialize ━━━``)."""
 
 
+_LINK_ONLY = re.compile(r"^<?[a-z][a-z0-9+.-]*://\S+>?$", re.IGNORECASE)
+
+
 def _first_named_error(text: str) -> str:
     """The first line naming an error, else the first non-empty line: build tools often
     print a banner before the message that matters (a harness' ``Error:`` mark, an npm
@@ -273,8 +276,8 @@ def _first_named_error(text: str) -> str:
         if not first:
             first = line
         bare = _HARNESS_MARK.sub("", line)
-        if _NO_MESSAGE.match(bare):
-            continue
+        if _NO_MESSAGE.match(bare) or _LINK_ONLY.match(bare):
+            continue  # no message, or a link to a help page ("…/edit-errors.html")
         if (_ERROR_WORDS.search(line) or bare[:1] in "×✖✗") and not _BANNER.match(line):
             return line
         if count > _HEAD_LINES:
