@@ -20,7 +20,7 @@ def test_a_line_another_line_of_its_priority_holds_is_said_once() -> None:
     kept = _said_once(items)
     # the fact goes; that the goal is the request under way is substance: said shortly
     assert [item.section for item in kept] == ["goal", "in_progress"]
-    assert "Lisbon" not in kept[1].text and "(not finished)" in kept[1].text
+    assert "Lisbon" not in kept[1].text and "request above" in kept[1].text
 
 
 def test_a_line_is_not_dropped_for_a_line_that_goes_first() -> None:

@@ -1017,7 +1017,7 @@ def _core(text: str) -> str:
 
 
 _WORKING_ON = "- Working on: "
-_WORKING_ON_GOAL = "- Working on: the request stated above (not finished)"
+_WORKING_ON_GOAL = "- Working on: the request above"
 """The In Progress line for the open request when Goal states its words: that the request
 is open is substance (what the agent continues), so the line shrinks but never goes."""
 
