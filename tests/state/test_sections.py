@@ -13,14 +13,6 @@ from synopsis.state._progress import assistant_choices, is_finished, is_reply, i
 from tests.state.builders import act, call, result, say, user
 
 
-def _filler(count: int, tool: str = "lookup_stock") -> list[dict[str, object]]:
-    return [
-        m
-        for n in range(count)
-        for m in (act(call(f"f{n}", tool, shelf=n)), result(f"f{n}", tool, f"shelf {n}: ok"))
-    ]
-
-
 @pytest.mark.parametrize(
     "request_text",
     [
@@ -207,17 +199,21 @@ def test_a_failed_edit_a_later_write_of_the_file_replaced_is_not_blocked() -> No
     assert "README.md" not in _blocked(messages)
 
 
-@pytest.mark.parametrize("works", ["ok it works now, thanks", "好了，能用了"])
-def test_a_failure_the_user_says_is_past_is_not_blocked(works: str) -> None:
-    messages = [
+def _server_fails_then(reply: str) -> list[dict[str, object]]:
+    return [
         user("Please get the dev server to start again."),
         act(call("s1", "bash", command="npm run dev")),
         result(
             "s1", "bash", "Error: listen EADDRINUSE: address already in use :::3000", error=True
         ),
         say("Port 3000 is taken by an old process; stop it with `kill` and retry."),
-        user(works),
+        user(reply),
     ]
+
+
+@pytest.mark.parametrize("works", ["ok it works now, thanks", "好了，能用了"])
+def test_a_failure_the_user_says_is_past_is_not_blocked(works: str) -> None:
+    messages = _server_fails_then(works)
     assert "EADDRINUSE" not in _blocked(messages)
     assert "EADDRINUSE" in _blocked(messages[:-1])
 
@@ -226,16 +222,7 @@ def test_a_failure_the_user_says_is_past_is_not_blocked(works: str) -> None:
     "still", ["it still does not work", "works, but the footer is gone", "还是不行"]
 )
 def test_a_failure_the_user_says_is_not_past_stays_blocked(still: str) -> None:
-    messages = [
-        user("Please get the dev server to start again."),
-        act(call("s1", "bash", command="npm run dev")),
-        result(
-            "s1", "bash", "Error: listen EADDRINUSE: address already in use :::3000", error=True
-        ),
-        say("Port 3000 is taken; stop the old process and retry."),
-        user(still),
-    ]
-    assert "EADDRINUSE" in _blocked(messages)
+    assert "EADDRINUSE" in _blocked(_server_fails_then(still))
 
 
 @pytest.mark.parametrize(
