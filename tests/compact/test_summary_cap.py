@@ -114,3 +114,36 @@ def test_a_cap_below_the_rules_keeps_the_rules() -> None:
     out = compact_messages_sync(messages, keep_recent_tokens=50, summary_max_tokens=20)
     checkpoint = out.messages[1]["content"]
     assert "Never restart the primary during business hours." in checkpoint
+
+
+LAST_REQUEST = (
+    "Now draft the customer letter about the outage: apologise, give the timeline from "
+    "the incident notes, promise the credit, and sign it as the on-call team. "
+) * 6
+
+
+@pytest.mark.parametrize("lines", [ENGLISH, CHINESE], ids=["en", "zh"])
+def test_a_last_message_larger_than_the_context_cap_is_summarized_too(lines: list[str]) -> None:
+    """Keeping it verbatim would pass the cap the caller set: it goes into the checkpoint,
+    which states it as the open request."""
+    messages = [*chat(lines, "x" * 30 + "\n"), {"role": "user", "content": LAST_REQUEST}]
+    whole = _tokens(LAST_REQUEST) + 40
+    out = compact_messages_sync(
+        messages, keep_recent_tokens=50, summary_max_tokens=whole - 20, max_context_tokens=whole
+    )
+    assert out.compacted and out.kept == []
+    assert _list_tokens(out.messages) <= whole + 4
+    assert "customer letter" in out.messages[1]["content"]
+
+
+def test_rules_that_cannot_go_take_the_room_of_the_kept_part() -> None:
+    """A context cap the rules alone nearly fill: the kept messages give way, not the rules."""
+    messages = chat(ENGLISH, "x" * 30 + "\n")
+    rules_only = compact_messages_sync(messages, keep_recent_tokens=50, summary_max_tokens=20)
+    floor = _tokens(rules_only.messages[1]["content"])  # the smallest checkpoint there is
+    whole = floor + 30
+    out = compact_messages_sync(
+        messages, keep_recent_tokens=200, summary_max_tokens=whole, max_context_tokens=whole
+    )
+    assert _list_tokens(out.messages) <= whole + 4, (_list_tokens(out.messages), whole)
+    assert "Never restart the primary during business hours." in out.messages[1]["content"]

@@ -23,7 +23,8 @@ from synopsis.compaction.chat_format import (
 )
 from synopsis.compaction.compact import CompactionResult, compact
 from synopsis.compaction.cut_points import CutPoint
-from synopsis.compaction.orchestrate import CutAdjustment, plan_compaction
+from synopsis.compaction.orchestrate import CompactionPlan, CutAdjustment, plan_compaction
+from synopsis.compaction.prepare import CompactionPreparation
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
@@ -145,6 +146,18 @@ async def compact_messages(
     system_tokens = sum(_text_tokens(_content_text(m), counter) for m in system)
     wrapper_tokens = _text_tokens(wrapping.wrap_compaction(""), counter)
     keep = keep_recent_tokens
+    share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
+
+    def _no_room(preparation: CompactionPreparation | None) -> bool:
+        """Whether the cap leaves the checkpoint less than half its share (or, with nothing
+        to compact, whether the context is over the cap)."""
+        assert max_context_tokens is not None and share is not None
+        if preparation is None:
+            summary = _text_tokens(wrapping.wrap_compaction(previous_summary or ""), counter)
+            return system_tokens + summary + tokens_before > max_context_tokens
+        kept = sum(map(counter.count, preparation.kept_messages))
+        return max_context_tokens - system_tokens - kept - wrapper_tokens < share // 2
+
     while True:
         plan = plan_compaction(
             entries,
@@ -157,17 +170,21 @@ async def compact_messages(
         # Under a context cap the kept part gives way (as the agent's keep window does
         # before its threshold) when it would leave the checkpoint less than half its cap,
         # or when nothing would be compacted although the context is over the cap.
-        if plan.preparation is None:
-            summary_tokens = _text_tokens(wrapping.wrap_compaction(previous_summary or ""), counter)
-            used = system_tokens + summary_tokens + tokens_before
-            if used <= max_context_tokens:
-                break
-        else:
-            kept = sum(map(counter.count, plan.preparation.kept_messages))
-            share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
-            if max_context_tokens - system_tokens - kept - wrapper_tokens >= share // 2:
-                break
+        if not _no_room(plan.preparation):
+            break
         keep = keep // 2 if keep // 2 >= MIN_KEEP_CHAT_TOKENS else 0
+
+    def keeping_nothing() -> CompactionPlan:
+        """The plan that summarizes every message: a one-space last message is where the
+        cut then falls (the checkpoint states the last request as the open one)."""
+        blank = {"role": "user", "content": " ", "timestamp": 0}
+        end = {"type": "message", "id": "end", "parentId": None, "message": blank}
+        return plan_compaction(
+            [*entries, end],
+            CompactionSettings(keep_recent_tokens=0, token_counter=counter),
+            adjust_cut=_keep_chat_messages_whole(read, offset),
+            summarizer=summarizer,
+        )
 
     def reply(summary: str | None, kept_from: int) -> list[Any]:
         if not summary:
@@ -186,32 +203,46 @@ async def compact_messages(
             tokens_after=tokens_before,
             state=previous_state,
         )
-    cap = _checkpoint_cap(
-        summary_max_tokens,
-        max_context_tokens,
-        wrapper=wrapper_tokens,
-        around=system_tokens + sum(map(counter.count, preparation.kept_messages)),
-    )
 
-    async def checkpoint(chars4_cap: int | None) -> CompactionResult:
-        return await compact(
-            preparation,
-            summarizer,
-            custom_instructions=custom_instructions,
-            wrapping=wrapping,
-            summary_max_tokens=chars4_cap,
-            previous_state=previous_state,
+    async def checkpoint(preparation: CompactionPreparation) -> tuple[CompactionResult, int]:
+        """The checkpoint of ``preparation`` and the context it leaves (counter tokens)."""
+        kept = system_tokens + sum(map(counter.count, preparation.kept_messages))
+        cap = _checkpoint_cap(
+            summary_max_tokens, max_context_tokens, wrapper=wrapper_tokens, around=kept
         )
 
-    summarized = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
-    result = await checkpoint(_chars4_cap(cap, counter, summarized))
-    if cap is not None and counter is not PI_ESTIMATE:
-        # compact() caps in characters / 4; the checkpoint may count more per character
-        # than the transcript it came from (another script mix): shrink it once more
-        used = _text_tokens(result.summary, counter)
-        if used > cap:
+        async def within(chars4_cap: int | None) -> CompactionResult:
+            return await compact(
+                preparation,
+                summarizer,
+                custom_instructions=custom_instructions,
+                wrapping=wrapping,
+                summary_max_tokens=chars4_cap,
+                previous_state=previous_state,
+            )
+
+        summarized = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+        result = await within(_chars4_cap(cap, counter, summarized))
+        used = _text_tokens(wrapping.wrap_compaction(result.summary), counter)
+        if cap is not None and counter is not PI_ESTIMATE and used - wrapper_tokens > cap:
+            # compact() caps in characters / 4; the checkpoint may count more per character
+            # than the transcript it came from (another script mix): shrink it once more
             chars4 = -(-len(result.summary) // 4)
-            result = await checkpoint(max(MIN_CHECKPOINT_TOKENS, chars4 * cap // used - 1))
+            scaled = chars4 * cap // (used - wrapper_tokens) - 1
+            result = await within(max(MIN_CHECKPOINT_TOKENS, scaled))
+            used = _text_tokens(wrapping.wrap_compaction(result.summary), counter)
+        return result, kept + used
+
+    result, context = await checkpoint(preparation)
+    over = max_context_tokens is not None and context > max_context_tokens
+    if over and preparation.first_kept_index - offset < len(read):
+        # The kept part leaves the checkpoint less room than what it cannot give up (a
+        # rule never goes), or the last message alone passes the cap: the kept messages
+        # are summarized too rather than the returned list passing the cap.
+        fallback = keeping_nothing().preparation
+        if fallback is not None:
+            preparation = fallback
+            result, context = await checkpoint(preparation)
     first_kept = preparation.first_kept_index - offset
     kept_from = read[first_kept].source_index if first_kept < len(read) else len(rest)
     return CompactedMessages(
@@ -220,8 +251,7 @@ async def compact_messages(
         messages=reply(result.summary, kept_from),
         compacted=True,
         tokens_before=tokens_before,
-        tokens_after=_text_tokens(wrapping.wrap_compaction(result.summary), counter)
-        + sum(map(counter.count, preparation.kept_messages)),
+        tokens_after=context - system_tokens,
         usage=result.usage,
         state=result.state,
     )
