@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _commands, _errors, _patterns, _text, secrets
+from synopsis.state import _commands, _errors, _patterns, _text, render, secrets
 from synopsis.state._memo import forget
 from synopsis.state._regex import alternatives, matches_anywhere
 from synopsis.state._tools import WORKED_AROUND, ToolLedger
@@ -212,3 +212,49 @@ def test_a_memo_holds_at_most_its_bound_of_characters(monkeypatch: pytest.Monkey
             assert memo(f"text number {index:03}") == 15
         assert memo.chars <= 100 and sum(map(len, memo.results)) == memo.chars
     assert memo("text number 029") == 15 and calls.count("text number 029") == 3
+
+
+def _said_once_everywhere(items: list[Any]) -> list[Any]:
+    """The plain form of ``render._said_once``: every line compared with every other."""
+    cores = [render._core(item.text) for item in items]
+    dropped: set[int] = set()
+    for index, item in enumerate(items):
+        core = cores[index]
+        if (
+            len(core) < render._MIN_SAID_ONCE
+            or not item.text.lstrip().startswith("- ")
+            or item.section in render._OWN_SECTION
+        ):
+            continue
+        if any(
+            other != index
+            and other not in dropped
+            and holder.priority >= item.priority
+            and core in cores[other]
+            and (core != cores[other] or other < index)
+            for other, holder in enumerate(items)
+        ):
+            dropped.add(index)
+    return [item for index, item in enumerate(items) if index not in dropped]
+
+
+LINE_WORDS = ["- ", "Working on: ", "“", "”", "the build is green", "deploy to staging",
+              " [entry ab12]", "…", " ", "\n", "Use port 8080", "x", "- fact: "]  # fmt: skip
+_lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
+
+
+@slow
+@given(
+    st.lists(
+        st.builds(
+            render._Item,
+            st.sampled_from(["goal", "critical", "in_progress", "done", "next"]),
+            _lines,
+            st.integers(0, 3),
+            st.integers(0, 50),
+        ),
+        max_size=10,
+    )
+)
+def test_lines_said_twice_are_found_as_by_comparing_every_pair(items: list[Any]) -> None:
+    assert render._said_once(items) == _said_once_everywhere(items)

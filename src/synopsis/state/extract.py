@@ -475,6 +475,8 @@ class _Builder:
     def _history(self, rewrite: _history.Rewrite | None, outcome: str | None) -> None:
         """Commits a history rewrite undid are no longer current; an amend's are replaced
         by the commit it made (see :mod:`synopsis.state._history`)."""
+        if rewrite is None:
+            return  # nothing undone: the commits made so far need not be listed
         current = [
             sha
             for sha in self.tools.commits()
@@ -483,10 +485,9 @@ class _Builder:
         made = _history.commit_of(outcome) if outcome else None
         if made is not None:
             current = [sha for sha in current if sha != made]
-        if rewrite is not None:
-            replaced_by = made if made is not None else f"(undone by {rewrite.reason})"
-            for sha in _history.undone(rewrite, current):
-                self.values.retire(sha, replaced_by)
+        replaced_by = made if made is not None else f"(undone by {rewrite.reason})"
+        for sha in _history.undone(rewrite, current):
+            self.values.retire(sha, replaced_by)
 
     # --- the assistant ------------------------------------------------------------------------
 

@@ -1027,6 +1027,9 @@ def _said_once(items: list[_Item]) -> list[_Item]:
     holds (a fact its rule states); "Working on: “…”" under a goal of the same words says
     only that the goal is the one under way."""
     cores = [_core(item.text) for item in items]
+    # A core another line holds occurs at least twice in them all, joined by a newline (no
+    # core has one: its whitespace is collapsed); the others are looked through only then.
+    joined = "\n".join(cores)
     dropped: set[int] = set()
     shortened: set[int] = set()
     for index, item in enumerate(items):
@@ -1035,6 +1038,7 @@ def _said_once(items: list[_Item]) -> list[_Item]:
             len(core) < _MIN_SAID_ONCE
             or not item.text.lstrip().startswith("- ")
             or item.section in _OWN_SECTION
+            or joined.count(core) < 2
         ):
             continue
         for other, holder in enumerate(items):
