@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Throughput of the embedded summarizer: MB of serialized transcript per second.
 
-    python benchmarks/bench_embedded.py [FILE …] [--repeat N] [--entries N] [--big]
+    python benchmarks/bench_embedded.py [FILE …] [--repeat N] [--entries N[,N…]] [--big]
+                                        [--languages en,zh] [--modes history,update]
 
 For each input, the messages a compaction would summarize (``prepare_compaction`` with
 keepRecentTokens 20,000, plus a split turn's prefix) go through
@@ -15,19 +16,28 @@ with them remembered (what a second pass over the same messages costs: the guard
 every compaction).
 
 Inputs: the largest recorded Pi session in ``../shared/fixtures/pi/sessions`` (when
-present), sessions from ``tests.synthetic`` (English and Chinese, ``--entries`` each),
-and with ``--big`` the 100k-entry ``bench-data`` session.
+present), sessions from ``tests.synthetic`` (English and Chinese, ``--entries`` each;
+several sizes, ``--entries 2000,4000,8000,16000``, show how the cost grows: the
+``ms/MB`` column stays level when it grows with the input), and with ``--big`` the
+100k-entry ``bench-data`` session.
+
+Times are medians of wall time and of this process's CPU time (on a shared machine the
+CPU figure is the steadier one), with the MB per second of each and the CPU ms per MB.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import statistics
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import FIXTURES, big_session, median_ms
+from _common import FIXTURES, big_session
 
 from synopsis.compaction import CompactionSettings, prepare_compaction, serialize_conversation
 from synopsis.messages import convert_to_llm
@@ -47,17 +57,33 @@ def _largest_fixture() -> Path | None:
     return files[-1] if files else None
 
 
-def _generated(entries: int) -> list[tuple[str, list[Any]]]:
+def _generated(
+    entries: int, languages: tuple[str, ...] = ("en", "zh")
+) -> list[tuple[str, list[Any]]]:
     try:
         from tests.synthetic import generate_session
     except ImportError:
         return []
     branches = []
-    for language in ("en", "zh"):
+    for language in languages:
         generated = generate_session(seed=7, entries=entries, language=language)
         session = Session(generated.header, generated.entries, duplicates="last-wins")
         branches.append((f"generated-{language}-n{entries}", session.path()))
     return branches
+
+
+def _medians_ms(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of ``fn()`` over ``repeat`` runs after one warm-up;
+    the collector runs between runs, never inside one."""
+    fn()
+    wall, cpu = [], []
+    for _ in range(repeat):
+        gc.collect()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn()
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def _branch_of(path: Path) -> list[Any]:
@@ -65,7 +91,7 @@ def _branch_of(path: Path) -> list[Any]:
     return session.path()
 
 
-def measure(name: str, branch: list[Any], repeat: int) -> None:
+def measure(name: str, branch: list[Any], repeat: int, modes: tuple[str, ...]) -> None:
     preparation = prepare_compaction(branch, SETTINGS)
     if preparation is None:
         print(f"{name}: nothing to summarize", file=sys.stderr)
@@ -87,12 +113,17 @@ def measure(name: str, branch: list[Any], repeat: int) -> None:
         return run(request)
 
     for mode, request in (("history", history), ("update", update)):
+        if mode not in modes:
+            continue
         for pass_, timed in (("cold", cold), ("warm", run)):
-            ms, runs = median_ms(lambda r=request, t=timed: t(r), repeat)  # type: ignore[misc]
+            ms, cpu = _medians_ms(lambda r=request, t=timed: t(r), repeat)  # type: ignore[misc]
             print(
-                f"{name:<28} {mode:<8} {pass_:<5} {len(messages):>7} msgs {size_mb:>8.2f} MB "
-                f"{ms:>9.1f} ms  {size_mb / (ms / 1000):>7.1f} MB/s  "
-                f"summary {len(first):>6} chars  ({runs} runs)"
+                f"{name:<28} {mode:<8} {pass_:<5} {len(messages):>7} msgs {size_mb:>6.2f} MB  "
+                f"wall {ms:>8.1f} ms {size_mb / (ms / 1000):>5.1f} MB/s  "
+                f"cpu {cpu:>8.1f} ms {size_mb / (cpu / 1000):>5.1f} MB/s "
+                f"{cpu / size_mb:>7.1f} ms/MB  "
+                f"summary {len(first):>6} chars  ({repeat} runs)",
+                flush=True,
             )
 
 
@@ -100,8 +131,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--entries", type=int, default=20_000, help="entries per generated one")
+    parser.add_argument(
+        "--entries", default="20000", help="entries per generated session (comma-separated sizes)"
+    )
     parser.add_argument("--big", action="store_true", help="also the 100k-entry session")
+    parser.add_argument("--languages", default="en,zh", help="of the generated sessions")
+    parser.add_argument("--modes", default="history,update", help="summary modes to time")
     args = parser.parse_args()
 
     inputs: list[tuple[str, list[Any]]] = []
@@ -114,9 +149,10 @@ def main() -> None:
             files.append(big_session())
     inputs += [(path.name.removesuffix(".jsonl"), _branch_of(path)) for path in files]
     if not args.files:
-        inputs += _generated(args.entries)
+        for entries in args.entries.split(","):
+            inputs += _generated(int(entries), tuple(args.languages.split(",")))
     for name, branch in inputs:
-        measure(name, branch, args.repeat)
+        measure(name, branch, args.repeat, tuple(args.modes.split(",")))
 
 
 if __name__ == "__main__":
