@@ -1,21 +1,25 @@
 """The shortcuts of extraction never change its result.
 
 Text scans are remembered per text (:mod:`synopsis.state._memo`), patterns run only on
-text holding their needles, and the tool ledger finds open failures through an index.
-Each is held here to the plain computation it stands for, on texts built from the
-fragments those shortcuts key on (secrets, failure lines, identifiers, case variants).
+text holding their needles (the credential pattern only where a keyword starts), a
+command is parsed for a history rewrite only when it names git or BFG, the tool ledger
+finds open failures through an index, and the renderer compares a line with the others
+only when its words occur twice. Each is held here to the plain computation it stands
+for, on inputs built from the fragments those shortcuts key on (secrets, failure lines,
+identifiers, case variants, quoted command words).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _commands, _errors, _patterns, _text, render, secrets
+from synopsis.state import _commands, _errors, _history, _patterns, _text, render, secrets
 from synopsis.state._memo import forget
 from synopsis.state._regex import alternatives, matches_anywhere
 from synopsis.state._tools import WORKED_AROUND, ToolLedger
@@ -258,3 +262,39 @@ _lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
 )
 def test_lines_said_twice_are_found_as_by_comparing_every_pair(items: list[Any]) -> None:
     assert render._said_once(items) == _said_once_everywhere(items)
+
+
+def test_a_keyword_a_folded_shape_matches_stands_where_its_starts_are_looked_for() -> None:
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    for shape in secrets._SHAPES:
+        assert not shape.starts or shape.folded
+        for letter in sorted(set("".join(shape.starts))):
+            for char in re.findall("(?i)" + re.escape(letter), every):
+                folded = secrets._folded(char)
+                # a character lowered to two leaves the whole text to the plain scan
+                assert len(folded) != 1 or secrets._start_folded(folded) == letter, char
+
+
+MONTHS = ["Mar 3", "3rd of may", "12 December", "sept. 9", "Jan", "oct", "2nd ", ", 2026"]
+
+
+@slow
+@given(st.lists(st.sampled_from(FRAGMENTS + MONTHS), max_size=12).map("".join) | texts)
+def test_a_keyword_value_pattern_matches_only_text_holding_its_triggers(text: str) -> None:
+    low = _patterns.lower_same(text)
+    for needs_digit, triggers, pattern in _patterns.KEYWORD_VALUES:
+        if pattern.search(low) is not None:
+            assert not needs_digit or _patterns._DIGIT.search(low)
+            assert not triggers or any(trigger in low for trigger in triggers), pattern.pattern
+
+
+REWRITES = ["git ", 'g"i"t ', "g\\it ", "'g'it ", "bfg", "b'f'g", "java -jar ", "g", "i", "t",
+            "b", "f", "reset ", "rebase ", "HEAD~2", "commit --amend", " ", "'", '"', "\\",
+            " && ", "; ", "|", "\n", "filter-repo", "-C x ", "abc1234", "--abort",
+            "echo "]  # fmt: skip
+
+
+@slow
+@given(st.lists(st.sampled_from(REWRITES), max_size=12).map("".join))
+def test_commands_not_naming_git_or_bfg_are_no_rewrite_unparsed(command: str) -> None:
+    assert _history.command_rewrite(command) == _history._first_rewrite(command)

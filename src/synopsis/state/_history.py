@@ -40,8 +40,17 @@ _BACK = re.compile(r"^(?:HEAD|@)(?:(?P<tildes>~+)(?P<n>\d*)|(?P<carets>\^+))$")
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
+_NAMES_A_REWRITER = re.compile(r"""g[\\"']*i[\\"']*t|b[\\"']*f[\\"']*g""")
+"""A command that rewrites names ``git`` or ``bfg``, its letters perhaps parted by quotes
+or backslashes that shell words drop (``g"i"t``): a command without it is not parsed."""
+
+
 def command_rewrite(command: str) -> Rewrite | None:
     """The rewrite a shell command makes, if it makes one (its first such command)."""
+    return None if _NAMES_A_REWRITER.search(command) is None else _first_rewrite(command)
+
+
+def _first_rewrite(command: str) -> Rewrite | None:
     for line in command.split("\n"):
         for part in re.split(r"&&|\|\||;|\|", line):
             rewrite = _simple_rewrite(part.strip())

@@ -204,14 +204,16 @@ _KEYWORD_SOURCES = (
     rf"(?P<port>\d{{2,5}}){_B1}",
 )
 _DIGIT = re.compile(r"\d")
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+"""Every month name of ``_MONTHS`` begins with one of these."""
 _TRIGGERS: tuple[tuple[bool, tuple[str, ...]], ...] = (
     # (the value has a digit, words of which one must be in the text)
     (False, ("commit", "sha", "revision", "提交")),
     (True, ("order", "ticket", "case", "invoice", "booking", "reservation", "account",
             "customer", "tracking", "订单", "工单", "账号", "单号", "编号", "客户")),
     (True, ("version", "release")),
-    (True, ()),
-    (True, ()),
+    (True, _MONTH_STARTS),
+    (True, _MONTH_STARTS),
     (False, ("day", "tomorrow", "tonight", "eod", "eow", "week", "month", "year")),
     (False, ("天", "周", "星期", "月底", "年底")),
     (False, ("元", "块")),

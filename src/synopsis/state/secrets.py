@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from synopsis.state._memo import remembered
@@ -40,6 +41,10 @@ class SecretShape:
     holds none). Empty: the pattern always runs."""
     folded: bool = False
     """The needles are looked for in the case-folded text (a case-insensitive pattern)."""
+    starts: tuple[str, ...] = ()
+    """Every match begins with one of these, in the text folded as :func:`_start_folded`
+    folds it: the pattern is tried only where one stands, not at every position (a
+    case-insensitive pattern has no fast scan of its own). Empty: it runs everywhere."""
 
 
 _API_KEY_PREFIXES = ("sk-", "sk_", "pk_", "rk_", "AKIA", "ASIA", "AIza", "ghp_", "gho_", "ghu_",
@@ -85,6 +90,8 @@ _SHAPES = (
         # every keyword holds one of these (case-insensitively)
         needles=("pass", "pwd", "secret", "key", "token"),
         folded=True,
+        # and starts with one of these
+        starts=("pass", "pwd", "secret", "client", "api", "access", "auth", "token", "private"),
     ),
     SecretShape(
         "password",
@@ -105,6 +112,40 @@ def _folded(text: str) -> str:
     every other letter the keywords hold to its ASCII form (``K``, the Kelvin sign, too);
     the long s (``ſ``) is the one such pattern also takes for an ``s``."""
     return text.lower().replace("\u017f", "s")
+
+
+def _start_folded(folded: str) -> str:
+    """``_folded(text)`` with the dotless ``ı`` as an ``i`` (a case-insensitive pattern
+    takes it for one): a keyword a case-insensitive pattern matches in the text stands
+    at the same place in this. (Only when the folded text is as long as the text: the
+    dotted ``İ`` lowers to two characters.)"""
+    return folded.replace("\u0131", "i")
+
+
+def _matches_from(
+    pattern: re.Pattern[str], text: str, folded: str, starts: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose matches begin with one of ``starts``:
+    the pattern is tried only where one stands (left to right, each after the last match,
+    as ``finditer`` finds them)."""
+    if len(folded) != len(text):
+        yield from pattern.finditer(text)
+        return
+    haystack = _start_folded(folded)
+    positions: set[int] = set()
+    for start in starts:
+        at = haystack.find(start)
+        while at >= 0:
+            positions.add(at)
+            at = haystack.find(start, at + 1)
+    end = 0
+    for at in sorted(positions):
+        if at < end:
+            continue
+        match = pattern.match(text, at)
+        if match is not None:
+            yield match
+            end = match.end()
 
 
 def entropy(text: str) -> float:
@@ -157,7 +198,12 @@ def _scan(text: str, *, gated: bool) -> list[FoundSecret]:
                 haystack = text
             if not any(map(haystack.__contains__, shape.needles)):
                 continue
-        for match in shape.pattern.finditer(text):
+        if gated and shape.starts:
+            folded = _folded(text) if folded is None else folded
+            matches = _matches_from(shape.pattern, text, folded, shape.starts)
+        else:
+            matches = shape.pattern.finditer(text)
+        for match in matches:
             start, end = match.span(shape.group) if shape.group else match.span()
             secret = text[start:end]
             if shape.entropy and not _looks_random(secret, shape.entropy):
@@ -182,7 +228,7 @@ def reference(label: str, entry_id: str | None) -> str:
 
 def redact(text: str, entry_id: str | None = None) -> str:
     """``text`` with each credential replaced by its reference."""
-    found = find_secrets(text)
+    found = _found(text) if len(text) >= SHORTEST_SECRET else ()
     if not found:
         return text
     parts: list[str] = []
