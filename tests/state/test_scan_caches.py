@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -222,6 +223,7 @@ def _said_once_everywhere(items: list[Any]) -> list[Any]:
     """The plain form of ``render._said_once``: every line compared with every other."""
     cores = [render._core(item.text) for item in items]
     dropped: set[int] = set()
+    shortened: set[int] = set()
     for index, item in enumerate(items):
         core = cores[index]
         if (
@@ -238,8 +240,12 @@ def _said_once_everywhere(items: list[Any]) -> list[Any]:
             and (core != cores[other] or other < index)
             for other, holder in enumerate(items)
         ):
-            dropped.add(index)
-    return [item for index, item in enumerate(items) if index not in dropped]
+            (shortened if item.text.startswith(render._WORKING_ON) else dropped).add(index)
+    return [
+        replace(item, text=render._WORKING_ON_GOAL) if index in shortened else item
+        for index, item in enumerate(items)
+        if index not in dropped
+    ]
 
 
 LINE_WORDS = ["- ", "Working on: ", "“", "”", "the build is green", "deploy to staging",

@@ -1027,25 +1027,33 @@ def _said_once(items: list[_Item]) -> list[_Item]:
     holds (a fact its rule states); "Working on: “…”" under a goal of the same words says
     only that the goal is the one under way."""
     cores = [_core(item.text) for item in items]
-    # A core another line holds occurs at least twice in them all, joined by a newline (no
-    # core has one: its whitespace is collapsed); the others are looked through only then.
-    joined = "\n".join(cores)
+    checked = [
+        index
+        for index, item in enumerate(items)
+        if len(cores[index]) >= _MIN_SAID_ONCE
+        and item.text.lstrip().startswith("- ")
+        and item.section not in _OWN_SECTION
+    ]
+    # A line that holds a core holds its first _MIN_SAID_ONCE characters: the lines holding
+    # each such opening are found in one pass over every line (not every line per line).
+    openings = {cores[index][:_MIN_SAID_ONCE] for index in checked}
+    holders: dict[str, list[int]] = {}
+    for other, core in enumerate(cores):
+        for start in range(len(core) - _MIN_SAID_ONCE + 1):
+            opening = core[start : start + _MIN_SAID_ONCE]
+            if opening in openings:
+                found = holders.setdefault(opening, [])
+                if not found or found[-1] != other:
+                    found.append(other)
     dropped: set[int] = set()
     shortened: set[int] = set()
-    for index, item in enumerate(items):
-        core = cores[index]
-        if (
-            len(core) < _MIN_SAID_ONCE
-            or not item.text.lstrip().startswith("- ")
-            or item.section in _OWN_SECTION
-            or joined.count(core) < 2
-        ):
-            continue
-        for other, holder in enumerate(items):
+    for index in checked:
+        item, core = items[index], cores[index]
+        for other in holders[core[:_MIN_SAID_ONCE]]:
             if (
                 other != index
                 and other not in dropped
-                and holder.priority >= item.priority
+                and items[other].priority >= item.priority
                 and core in cores[other]
                 and (core != cores[other] or other < index)
             ):
