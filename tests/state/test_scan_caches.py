@@ -248,8 +248,9 @@ def _said_once_everywhere(items: list[Any]) -> list[Any]:
     ]
 
 
-LINE_WORDS = ["- ", "Working on: ", "“", "”", "the build is green", "deploy to staging",
-              " [entry ab12]", "…", " ", "\n", "Use port 8080", "x", "- fact: "]  # fmt: skip
+LINE_WORDS = ["- ", "- Working on: ", "Working on: ", "“", "”", "the build is green",
+              "deploy to staging", " [entry ab12]", "…", " ", "\n", "Use port 8080", "x",
+              "- fact: "]  # fmt: skip
 _lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
 
 
