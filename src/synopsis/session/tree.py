@@ -59,15 +59,24 @@ def new_header(
     return header
 
 
-def find_parent_cycle(entries: Sequence[Entry], by_id: dict[str, Entry], first: Entry) -> None:
+def find_parent_cycle(
+    entries: Sequence[Entry],
+    by_id: dict[str, Entry],
+    first: Entry,
+    *,
+    parents_first: bool | None = None,
+) -> None:
     """Raise :class:`ParentCycleError` if following ``parentId`` links ever loops.
 
     Each entry is visited once over all walks, so this is linear in the number of entries.
     The walk from ``first`` (the leaf) goes first, so the error names the leaf when the
     current path is the broken one. The usual file, where every parent comes before its
     children, is recognised in one cheap pass: its walks only go back, so none can loop.
+    ``parents_first`` is that pass's answer when the caller has it (see :func:`index_entries`).
     """
-    if len(by_id) == len(entries) and _parents_come_first(entries, by_id):
+    if parents_first is None:
+        parents_first = _parents_come_first(entries, by_id)
+    if len(by_id) == len(entries) and parents_first:
         return
     finished: set[str] = set()
     for start in (first, *entries):
@@ -102,6 +111,22 @@ def _parents_come_first(entries: Sequence[Entry], by_id: dict[str, Entry]) -> bo
     return True
 
 
+def index_entries(entries: Sequence[Entry]) -> tuple[dict[str, Entry], bool]:
+    """The id index of ``entries`` (a later entry replaces an earlier one with its id) and
+    :func:`_parents_come_first`'s answer, found in the same pass: on a large session each
+    walk over the entries costs a cache miss per entry, so one walk instead of two.
+    """
+    by_id: dict[str, Entry] = {}
+    ahead: list[str] = []
+    """Parents named before any entry had their id: unknown ids, or a parent that comes later."""
+    for entry in entries:
+        parent = entry.get("parentId")
+        if parent is not None and parent not in by_id:
+            ahead.append(parent)
+        by_id[entry["id"]] = entry
+    return by_id, not any(parent in by_id for parent in ahead)
+
+
 class Session:
     """An in-memory session tree, optionally mirrored to a sink such as a JSONL file."""
 
@@ -120,7 +145,8 @@ class Session:
         self.entries: list[Entry] = list(entries)
         # Later entries replace earlier ones with the same id ("last-wins"); with "error"
         # the first repeated id is looked for only when there is one.
-        self._by_id: dict[str, Entry] = {entry["id"]: entry for entry in self.entries}
+        self._by_id: dict[str, Entry]
+        self._by_id, parents_first = index_entries(self.entries)
         if duplicates == "error" and len(self._by_id) != len(self.entries):
             seen: set[str] = set()
             for position, entry in enumerate(self.entries):
@@ -130,7 +156,9 @@ class Session:
                     raise DuplicateEntryIdError(entry_id, path=source_path, line=line)
                 seen.add(entry_id)
         if self.entries:
-            find_parent_cycle(self.entries, self._by_id, self.entries[-1])
+            find_parent_cycle(
+                self.entries, self._by_id, self.entries[-1], parents_first=parents_first
+            )
         self.leaf_id: str | None = self.entries[-1]["id"] if self.entries else None
         self._sink = sink
         self._new_id = new_id
