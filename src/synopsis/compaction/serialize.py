@@ -15,8 +15,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import orjson
+
 from synopsis._js import js_keys, js_stringify, utf16_len_and_prefix
-from synopsis.messages import block_text, blocks, role_of, text_of, tool_arguments
+from synopsis.messages import role_of, text_of, tool_arguments
 
 TOOL_RESULT_MAX_CHARS = 2000
 TOOL_RESULT_LABEL = "[Tool result]: "
@@ -36,20 +38,40 @@ def unforgeable(text: str) -> str:
     return _ROLE_LABEL.sub(r"\1\\[\2]:", text) if "]:" in text else text
 
 
+def _argument_text(value: Any) -> str:
+    """``JSON.stringify(value)``; a string (most arguments) goes straight to orjson."""
+    if type(value) is str:
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:  # a lone surrogate: js_stringify escapes it
+            pass
+    return js_stringify(value)
+
+
 def _tool_call_text(call: dict[str, Any]) -> str:
     arguments = tool_arguments(call)
-    rendered = ", ".join(f"{key}={js_stringify(arguments[key])}" for key in js_keys(arguments))
+    rendered = ", ".join([f"{key}={_argument_text(arguments[key])}" for key in js_keys(arguments)])
     name = call.get("name")
     return f"{name if isinstance(name, str) else ''}({rendered})"
 
 
 def _assistant_parts(message: Any) -> list[str]:
+    """``[Assistant]: …`` and ``[Assistant tool calls]: …``, as :func:`blocks` reads them
+    (walked here in one loop: this runs once per assistant message of a transcript)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return ["[Assistant]: " + content]
+    if not isinstance(content, list):
+        return []
     texts: list[str] = []
     calls: list[str] = []
-    for block in blocks(message):
+    for block in content:
+        if not isinstance(block, dict):
+            continue
         kind = block.get("type")
         if kind == "text":
-            texts.append(block_text(block))
+            text = block.get("text")
+            texts.append(text if isinstance(text, str) else "")
         elif kind == "toolCall":
             calls.append(_tool_call_text(block))
     parts = []

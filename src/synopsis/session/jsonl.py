@@ -22,7 +22,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -684,6 +683,8 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, durable: bool
     (``mkstemp`` would otherwise leave a rewritten session readable by its owner only).
     A symbolic link is followed: the file it points to is replaced and the link stays.
     """
+    import tempfile  # here: with shutil it is most of the loader's import time, for writes only
+
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     try:

@@ -11,7 +11,7 @@ now ``custom``. Migration changes the dicts it is given and nothing on disk.
 from __future__ import annotations
 
 import hashlib
-import secrets
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +19,16 @@ from synopsis.session.entries import CURRENT_VERSION, Entry
 
 
 def random_entry_id(taken: set[str] | dict[str, Any] | None = None) -> str:
-    """A fresh 8-hex-character id, not in ``taken``."""
+    """A fresh 8-hex-character id, not in ``taken``.
+
+    ``os.urandom(n).hex()`` is what ``secrets.token_hex(n)`` computes, without importing
+    ``secrets`` (and ``random``, ``hmac``, ``base64``) into every process that loads a session.
+    """
     for _ in range(100):
-        candidate = secrets.token_hex(4)
+        candidate = os.urandom(4).hex()
         if taken is None or candidate not in taken:
             return candidate
-    return secrets.token_hex(16)
+    return os.urandom(16).hex()
 
 
 def migrate_entries(

@@ -9,7 +9,6 @@ Whether entries also go to a file is decided by the optional writer
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -44,13 +43,19 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _uuid4() -> str:
+    import uuid  # here: it imports platform, a cost for every process that opens a file
+
+    return str(uuid.uuid4())
+
+
 def new_header(
     *, session_id: str | None = None, cwd: str = "", parent_session: str | None = None
 ) -> SessionHeader:
     header: SessionHeader = {
         "type": "session",
         "version": CURRENT_VERSION,
-        "id": session_id or str(uuid.uuid4()),
+        "id": session_id or _uuid4(),
         "timestamp": now_iso(),
         "cwd": cwd,
     }
