@@ -457,3 +457,70 @@ def test_saving_a_session_read_in_pieces_refuses_a_file_that_changed(
     with pytest.raises(SessionChangedError):
         session.save(tmp_path / "copy.jsonl")
     assert not (tmp_path / "copy.jsonl").exists()
+
+
+# --- repeated words are one string each ------------------------------------------------------
+
+_WORDS = st.sampled_from(["assistant", "user", "toolResult", "anthropic", "read", "toolUse"])
+_FIELD_VALUES = st.one_of(_WORDS, st.text(max_size=4), st.none(), st.integers(-2, 2), st.just([]))
+
+
+@st.composite
+def _message_entries(draw: st.DrawFn) -> dict[str, Any]:
+    """A message entry whose role, model fields and blocks repeat a few words (or are odd)."""
+    message: dict[str, Any] = {"role": draw(_WORDS)}
+    for key in draw(
+        st.lists(
+            st.sampled_from(["api", "provider", "model", "stopReason", "toolName", "usage"]),
+            unique=True,
+        )
+    ):
+        message[key] = draw(_FIELD_VALUES)
+    blocks = st.fixed_dictionaries(
+        {"type": st.one_of(st.sampled_from(["text", "toolCall"]), _FIELD_VALUES)},
+        optional={"name": _FIELD_VALUES, "text": st.text(max_size=3)},
+    )
+    message["content"] = draw(
+        st.one_of(st.lists(st.one_of(blocks, _FIELD_VALUES), max_size=3), st.text(max_size=3))
+    )
+    keys = draw(st.permutations(["type", "id", "parentId", "message"]))
+    fields = {
+        "type": "message",
+        "id": draw(st.text(min_size=1, max_size=3)),
+        "parentId": None,
+        "message": message,
+    }
+    return {key: fields[key] for key in keys}
+
+
+def _strings_at(entry: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(where, value) of every value the loader shares, for identity checks."""
+    found: list[tuple[str, Any]] = [("type", entry["type"])]
+    message = entry["message"]
+    found += [
+        (key, message[key])
+        for key in ("role", "api", "provider", "model", "stopReason", "toolName")
+        if isinstance(message.get(key), str)
+    ]
+    for block in message["content"] if isinstance(message["content"], list) else []:
+        if isinstance(block, dict) and isinstance(block.get("type"), str):
+            found.append(("block type", block["type"]))
+            if block["type"] == "toolCall" and isinstance(block.get("name"), str):
+                found.append(("tool name", block["name"]))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_message_entries(), min_size=1, max_size=6))
+def test_loaded_entries_share_repeated_words_and_keep_every_value_and_key_order(
+    entries: list[dict[str, Any]],
+) -> None:
+    lines = [orjson.dumps(entry) for entry in entries]
+    data = b"\n".join([orjson.dumps(HEADER), *lines]) + b"\n"
+    loaded = parse_session(data)
+    # the same values in the same key order: rendering them again gives the line read
+    assert [orjson.dumps(entry) for entry in loaded.entries] == lines
+    shared: dict[str, Any] = {}
+    for entry in loaded.entries:
+        for _, value in _strings_at(entry):
+            assert shared.setdefault(value, value) is value
