@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from synopsis.messages import role_of, tool_arguments, tool_calls
-
 _KINDS = {"read": "read", "write": "written", "edit": "edited"}
 
 
@@ -29,26 +27,39 @@ class FileOperations:
     def _add_call(self, call: dict[str, Any]) -> None:
         name = call.get("name")
         kind = _KINDS.get(name) if isinstance(name, str) else None  # a list is unhashable
-        path = tool_arguments(call).get("path")
-        if kind is not None and isinstance(path, str):
+        if kind is None:
+            return
+        arguments = call.get("arguments")
+        path = arguments.get("path") if isinstance(arguments, dict) else None
+        if isinstance(path, str):
             getattr(self, kind)[path] = None
 
     def add_from_message(self, message: Any) -> None:
-        role = role_of(message)
-        if role == "assistant":
-            for call in tool_calls(message):
-                self._add_call(call)
-        elif role == "toolResult":
-            nested = message.get("nestedCalls")
-            calls = nested.get("calls") if isinstance(nested, dict) else None
-            if isinstance(calls, list):
-                for call in calls:
-                    if isinstance(call, dict):
-                        self._add_call(call)
+        """The calls of one message (:func:`add_from_messages` reads many)."""
+        self.add_from_messages((message,))
 
     def add_from_messages(self, messages: Iterable[Any]) -> None:
+        """The calls of ``messages``: an assistant's tool-call blocks (a string content
+        has none), a tool result's ``nestedCalls``. One loop: a transcript has tens of
+        thousands of messages."""
+        add_call = self._add_call
         for message in messages:
-            self.add_from_message(message)
+            if not isinstance(message, dict):
+                continue
+            role = message.get("role")
+            if role == "assistant":
+                content = message.get("content")
+                if isinstance(content, list):
+                    for block in content:
+                        if isinstance(block, dict) and block.get("type") == "toolCall":
+                            add_call(block)
+            elif role == "toolResult":
+                nested = message.get("nestedCalls")
+                calls = nested.get("calls") if isinstance(nested, dict) else None
+                if isinstance(calls, list):
+                    for call in calls:
+                        if isinstance(call, dict):
+                            add_call(call)
 
     def add_from_details(self, details: Any) -> None:
         """Carry over the lists a previous compaction or branch summary stored."""
