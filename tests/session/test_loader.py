@@ -497,11 +497,11 @@ def _strings_at(entry: dict[str, Any]) -> list[tuple[str, Any]]:
     """(where, value) of every value the loader shares, for identity checks."""
     found: list[tuple[str, Any]] = [("type", entry["type"])]
     message = entry["message"]
-    found += [
-        (key, message[key])
-        for key in ("role", "api", "provider", "model", "stopReason", "toolName")
-        if isinstance(message.get(key), str)
-    ]
+    fields = {
+        "assistant": ("role", "api", "provider", "model", "stopReason"),
+        "toolResult": ("role", "toolName"),
+    }.get(message["role"], ("role",))
+    found += [(key, message[key]) for key in fields if isinstance(message.get(key), str)]
     for block in message["content"] if isinstance(message["content"], list) else []:
         if isinstance(block, dict) and isinstance(block.get("type"), str):
             found.append(("block type", block["type"]))

@@ -491,27 +491,34 @@ class _LineReader:
         )
 
 
-_SHARED_MESSAGE_FIELDS = ("role", "api", "provider", "model", "stopReason", "toolName")
+_ASSISTANT_WORDS = ("api", "provider", "model", "stopReason")
 
 
 def _share_strings(entry: dict[str, Any], message: dict[str, Any]) -> None:
-    """Make the values every entry repeats (its type; a message's role, model, provider,
-    stop reason, tool name; its blocks' types and tool names) one shared string each.
+    """Make the values every entry repeats (its type; a message's role; an assistant's
+    api, provider, model and stop reason; a tool result's tool name; block types and
+    tool-call names) one shared string each.
 
     A parser makes a new string for every value it reads: on a large session these few
     words are a million strings, 7% of the memory its entries take. Keys are shared by
-    orjson already. Values and key order stay as they were.
+    orjson already. Values and key order stay as they were. ``message`` is the entry's
+    message, or the entry itself when it is no message entry.
     """
     intern = sys.intern
     entry["type"] = intern(entry["type"])
     if message is entry:
         return
-    get = message.get
-    for key in _SHARED_MESSAGE_FIELDS:
-        value = get(key)
-        if type(value) is str:
-            message[key] = intern(value)
-    content = get("content")
+    role = message["role"] = intern(message["role"])
+    if role == "assistant":
+        for key in _ASSISTANT_WORDS:
+            word = message.get(key)
+            if type(word) is str:
+                message[key] = intern(word)
+    elif role == "toolResult":
+        word = message.get("toolName")
+        if type(word) is str:
+            message["toolName"] = intern(word)
+    content = message.get("content")
     if type(content) is list:
         for block in content:
             if type(block) is dict:
