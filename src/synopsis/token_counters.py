@@ -129,6 +129,11 @@ class TiktokenCounter:
         return f"TiktokenCounter({self.encoding!r})"
 
 
+def as_counter(counter: TokenCounter | str) -> TokenCounter:
+    """A counter given by object or by name (see :func:`token_counter`)."""
+    return token_counter(counter) if isinstance(counter, str) else counter
+
+
 def token_counter(name: str) -> TokenCounter:
     """The counter called ``name``: ``chars4`` (Pi's, the default), ``cjk`` or
     ``cjk:RATIO``, ``tiktoken`` or ``tiktoken:ENCODING`` (needs ``synopsis[tiktoken]``)."""

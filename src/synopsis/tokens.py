@@ -170,6 +170,12 @@ PI_ESTIMATE = PiEstimate()
 CJK_ESTIMATE = CjkAwareEstimate()
 
 
+def text_tokens(counter: TokenCounter, text: str) -> int:
+    """Tokens of a bare text (a system prompt, a checkpoint) by ``counter``: counted as
+    the user message that would carry it, since counters count messages."""
+    return counter.count({"role": "user", "content": text}) if text else 0
+
+
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 
 

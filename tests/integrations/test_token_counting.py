@@ -95,6 +95,8 @@ def test_tiktoken_by_name_counts_exactly() -> None:
 def test_an_unknown_counter_name_is_refused() -> None:
     with pytest.raises(SettingsError):
         SynopsisMiddleware(context_window=WINDOW, token_counter="bytes")
+    with pytest.raises(SettingsError):
+        compact_messages_sync(chinese_history(2), token_counter="bytes")
 
 
 def chinese_history(turns: int) -> list[dict[str, Any]]:

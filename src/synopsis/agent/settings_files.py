@@ -23,7 +23,7 @@ import orjson
 
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import SettingsError
-from synopsis.token_counters import token_counter
+from synopsis.token_counters import as_counter, token_counter
 
 __all__ = ["SETTINGS_DIR", "SETTINGS_FILE", "load_agent_settings", "settings_paths"]
 
@@ -142,6 +142,5 @@ def load_agent_settings(
     base = defaults or CompactionSettings()
     values: dict[str, Any] = {field.name: getattr(base, field.name) for field in fields(base)}
     values.update((_KEYS[key], value) for key, value in merged.items())
-    if isinstance(values["token_counter"], str):
-        values["token_counter"] = token_counter(values["token_counter"])
+    values["token_counter"] = as_counter(values["token_counter"])
     return CompactionSettings(**values)

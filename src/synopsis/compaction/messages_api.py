@@ -30,8 +30,8 @@ from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.session.entries import Entry
 from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer, SummaryUsage
-from synopsis.token_counters import token_counter as named_counter
-from synopsis.tokens import PI_ESTIMATE, TokenCounter
+from synopsis.token_counters import as_counter
+from synopsis.tokens import PI_ESTIMATE, TokenCounter, text_tokens
 
 
 @dataclass(slots=True)
@@ -125,7 +125,7 @@ async def compact_messages(
     is counted by ``token_counter``: a :class:`synopsis.TokenCounter` or its name, such as
     ``chars4`` (Pi's characters / 4, the default), ``cjk`` or ``tiktoken[:ENCODING]``.
     """
-    counter = named_counter(token_counter) if isinstance(token_counter, str) else token_counter
+    counter = as_counter(token_counter)
     if checkpoint_role is None:
         checkpoint_role = "user" if format == "anthropic" else "system"
     if checkpoint_role == "system" and format == "anthropic":
@@ -143,17 +143,17 @@ async def compact_messages(
     tokens_before = sum(counter.count(r.message) for r in read)
     offset = 1 if previous_summary else 0
     entries = _as_entries(read, previous_summary)
-    system_tokens = sum(_text_tokens(_content_text(m), counter) for m in system)
-    wrapper_tokens = _text_tokens(wrapping.wrap_compaction(""), counter)
+    system_tokens = sum(text_tokens(counter, _content_text(m)) for m in system)
+    wrapper_tokens = text_tokens(counter, wrapping.wrap_compaction(""))
     keep = keep_recent_tokens
     share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
 
-    def _no_room(preparation: CompactionPreparation | None) -> bool:
+    def no_room(preparation: CompactionPreparation | None) -> bool:
         """Whether the cap leaves the checkpoint less than half its share (or, with nothing
         to compact, whether the context is over the cap)."""
         assert max_context_tokens is not None and share is not None
         if preparation is None:
-            summary = _text_tokens(wrapping.wrap_compaction(previous_summary or ""), counter)
+            summary = text_tokens(counter, wrapping.wrap_compaction(previous_summary or ""))
             return system_tokens + summary + tokens_before > max_context_tokens
         kept = sum(map(counter.count, preparation.kept_messages))
         return max_context_tokens - system_tokens - kept - wrapper_tokens < share // 2
@@ -170,7 +170,7 @@ async def compact_messages(
         # Under a context cap the kept part gives way (as the agent's keep window does
         # before its threshold) when it would leave the checkpoint less than half its cap,
         # or when nothing would be compacted although the context is over the cap.
-        if not _no_room(plan.preparation):
+        if not no_room(plan.preparation):
             break
         keep = keep // 2 if keep // 2 >= MIN_KEEP_CHAT_TOKENS else 0
 
@@ -223,14 +223,14 @@ async def compact_messages(
 
         summarized = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
         result = await within(_chars4_cap(cap, counter, summarized))
-        used = _text_tokens(wrapping.wrap_compaction(result.summary), counter)
+        used = text_tokens(counter, wrapping.wrap_compaction(result.summary))
         if cap is not None and counter is not PI_ESTIMATE and used - wrapper_tokens > cap:
             # compact() caps in characters / 4; the checkpoint may count more per character
             # than the transcript it came from (another script mix): shrink it once more
             chars4 = -(-len(result.summary) // 4)
             scaled = chars4 * cap // (used - wrapper_tokens) - 1
             result = await within(max(MIN_CHECKPOINT_TOKENS, scaled))
-            used = _text_tokens(wrapping.wrap_compaction(result.summary), counter)
+            used = text_tokens(counter, wrapping.wrap_compaction(result.summary))
         return result, kept + used
 
     result, context = await checkpoint(preparation)
@@ -289,10 +289,6 @@ def _chars4_cap(cap: int | None, counter: TokenCounter, summarized: Sequence[Any
 
 def _minus(total: int | None, used: int) -> int | None:
     return None if total is None else total - used
-
-
-def _text_tokens(text: str, counter: TokenCounter) -> int:
-    return counter.count({"role": "user", "content": text})
 
 
 def _content_text(message: Any) -> str:

@@ -11,7 +11,7 @@ objects, kept untouched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -23,8 +23,8 @@ from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
 from synopsis.state.model import WorkingState
 from synopsis.summarizers.base import Summarizer
-from synopsis.token_counters import token_counter as named_counter
-from synopsis.tokens import CJK_ESTIMATE, TokenCounter
+from synopsis.token_counters import as_counter
+from synopsis.tokens import CJK_ESTIMATE, TokenCounter, text_tokens
 
 PI_RESERVE_TOKENS = 16384
 PI_KEEP_RECENT_TOKENS = 20000
@@ -34,7 +34,8 @@ WINDOW_SHARE = 0.25
 The same rule as ``CompactionSettings.for_window`` (issue 15, item 7), kept here until
 that lands so the integrations work with 16k and 32k windows out of the box."""
 
-_T = TypeVar("_T")
+_M = TypeVar("_M")
+"""A framework's message type."""
 
 
 def missing_extra(framework: str, extra: str) -> str:
@@ -132,9 +133,7 @@ characters / 4 is two to four times too low and compaction would come too late).
 
 def resolve_counter(counter: TokenCounter | str | None) -> TokenCounter:
     """A counter given by object or name (``chars4``, ``cjk``, ``tiktoken[:ENCODING]``)."""
-    if counter is None:
-        return DEFAULT_COUNTER
-    return named_counter(counter) if isinstance(counter, str) else counter
+    return DEFAULT_COUNTER if counter is None else as_counter(counter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +149,18 @@ class ReportedUsage:
     tokens: int
 
 
+def latest_usage(
+    messages: Sequence[_M], reported_tokens: Callable[[_M], int | None]
+) -> ReportedUsage | None:
+    """The usage of the latest message that reports one (``reported_tokens`` reads a
+    framework message's input + output tokens, ``None`` or 0 when it has none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        tokens = reported_tokens(messages[index])
+        if tokens:
+            return ReportedUsage(index, tokens)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ChatCompactor:
     """One compaction step over the chat messages that follow a checkpoint."""
@@ -162,7 +173,7 @@ class ChatCompactor:
 
     def text_tokens(self, text: str) -> int:
         """Tokens of a prompt text (system prompt, instructions) by this counter."""
-        return self.token_counter.count({"role": "user", "content": text}) if text else 0
+        return text_tokens(self.token_counter, text)
 
     def context_tokens(
         self,

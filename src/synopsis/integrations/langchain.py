@@ -31,7 +31,7 @@ from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
     Compacted,
-    ReportedUsage,
+    latest_usage,
     missing_extra,
     resolve_counter,
     window_budget,
@@ -171,7 +171,7 @@ class _View:
         self.record = record
         self.system_tokens = system_tokens
         self.chat = [_chat_dict(m) for m in messages]
-        self.reported = _reported_usage(messages)
+        self.reported = latest_usage(messages, _reported_tokens)
 
     @classmethod
     def of(cls, request: ModelRequest[Any], text_tokens: Callable[[str], int]) -> _View:
@@ -222,17 +222,13 @@ class _View:
         return request.override(messages=[*self.pinned, head, *kept]), update
 
 
-def _reported_usage(messages: Sequence[BaseMessage]) -> ReportedUsage | None:
-    """The usage of the latest response in view: it answered the context as it stands
-    (a compaction happens right before a model call, so the call after it is the one
-    that reports)."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        usage = message.usage_metadata if isinstance(message, AIMessage) else None
-        if usage:
-            total = usage.get("total_tokens") or usage["input_tokens"] + usage["output_tokens"]
-            return ReportedUsage(index, int(total))
-    return None
+def _reported_tokens(message: BaseMessage) -> int | None:
+    """Input + output tokens the provider reported for an AI message (a compaction happens
+    right before a model call, so the latest report answered the context as it stands)."""
+    usage = message.usage_metadata if isinstance(message, AIMessage) else None
+    if not usage:
+        return None
+    return int(usage.get("total_tokens") or usage["input_tokens"] + usage["output_tokens"])
 
 
 def _with_update(response: ModelResponse[Any] | AIMessage, update: Any) -> ModelResult:

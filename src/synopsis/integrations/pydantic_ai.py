@@ -24,7 +24,7 @@ from typing import Any
 from synopsis.integrations._compactor import (
     ChatCompactor,
     Checkpoint,
-    ReportedUsage,
+    latest_usage,
     missing_extra,
     resolve_counter,
     window_budget,
@@ -107,7 +107,7 @@ class SynopsisHistoryProcessor:
             [_chat_dict(m) for m in recent],
             checkpoint,
             extra_tokens=extra,
-            reported=_reported_usage(recent),
+            reported=latest_usage(recent, _reported_tokens),
         )
         if compacted is None:
             return messages
@@ -145,14 +145,12 @@ def _checkpoint_request(
     return ModelRequest(parts=[*system, part])
 
 
-def _reported_usage(recent: Sequence[ModelMessage]) -> ReportedUsage | None:
-    """The usage of the latest response after the checkpoint: it answered the context as
-    it stands (the processor runs right before each model request)."""
-    for index in range(len(recent) - 1, -1, -1):
-        message = recent[index]
-        if isinstance(message, ModelResponse) and message.usage.input_tokens:
-            return ReportedUsage(index, message.usage.input_tokens + message.usage.output_tokens)
-    return None
+def _reported_tokens(message: ModelMessage) -> int | None:
+    """Input + output tokens reported for a response (the processor runs right before each
+    model request, so the latest report answered the context as it stands)."""
+    if not isinstance(message, ModelResponse) or not message.usage.input_tokens:
+        return None
+    return message.usage.input_tokens + message.usage.output_tokens
 
 
 def _record(message: ModelMessage) -> dict[str, Any] | None:
