@@ -54,10 +54,12 @@ def tail_kept(case: Case, keep_share: float) -> tuple[int, int]:
     """(kept, items) when the context is only the newest turns within ``keep_share`` of the
     case's tokens — what keeping the tail verbatim gives without any checkpoint."""
     messages = [turn_message(t) for t in case.turns]
-    keep = max(1, round(keep_share * context_tokens(messages)))
-    start = len(messages)
-    while start > 0 and context_tokens(messages[start - 1 :]) <= keep:
+    each = [context_tokens([m]) for m in messages]  # turns are counted one by one
+    keep = max(1, round(keep_share * sum(each)))
+    start, used = len(messages), 0
+    while start > 0 and used + each[start - 1] <= keep:
         start -= 1
+        used += each[start]
     score = score_labels(context_text(messages[start:]), case.truth, (), ())
     return sum(item.kept for item in score.items), len(score.items)
 
