@@ -297,6 +297,24 @@ def test_bad_input_is_one_error_line_and_exit_2(
     assert not (tmp_path / "out").exists()
 
 
+def test_an_output_that_cannot_be_written_is_one_error_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "out"
+    blocked.write_text("a file where the folder should go", encoding="utf-8")
+    done = _run_converter("convert", str(_archive(tmp_path, {"7": _sample([])})), str(blocked), "7")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+    assert blocked.read_text(encoding="utf-8") == "a file where the folder should go"
+
+
+@pytest.mark.parametrize("report", ["not json at all", "[1, 2]", '{"cases": 3}'])
+def test_a_report_that_is_no_eval_report_is_one_error_line(tmp_path: Path, report: str) -> None:
+    path = tmp_path / "report.json"
+    path.write_text(report, encoding="utf-8")
+    done = _run_converter("tally", str(path), str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+
+
 # --- the figures ----------------------------------------------------------------------------
 
 
