@@ -785,10 +785,15 @@ def _placeholder(identifier: Identifier) -> bool:
     output or the assistant's sample text names nothing a later step can use (a test
     fixture's link, a sample author). The user may still type one on purpose."""
     typed_by_user = identifier.source == "user" and identifier.written == "typed"
-    if typed_by_user or identifier.kind not in ("url", "email"):
+    return not typed_by_user and _reserved(identifier.kind, identifier.value)
+
+
+def _reserved(kind: str, value: str) -> bool:
+    """Whether a link or an address (the host after its ``@``) is at a reserved host."""
+    if kind not in ("url", "email"):
         return False
-    value = identifier.value.split("@", 1)[-1] if identifier.kind == "email" else identifier.value
-    return bool(_RESERVED_HOST.match(value))
+    host = value.split("@", 1)[-1] if kind == "email" else value
+    return bool(_RESERVED_HOST.match(host))
 
 
 _RULE_LINE = re.compile(r"^\s*(?:[-*]\s*)?[-*_=]{3,}\s*$")
@@ -799,10 +804,7 @@ _VALUE_LINE = re.compile(r"^- (url|email): (\S+)")
 def _placeholder_line(text: str) -> bool:
     """Whether a prior checkpoint's value line names a documentation placeholder."""
     found = _VALUE_LINE.match(text)
-    if not found:
-        return False
-    value = found.group(2).split("@", 1)[-1] if found.group(1) == "email" else found.group(2)
-    return bool(_RESERVED_HOST.match(value))
+    return found is not None and _reserved(found.group(1), found.group(2))
 
 
 _ROW_HEAD = re.compile(r"^(?:commit |[-*]\s+|\|\s*)?$")
