@@ -653,6 +653,18 @@ def test_placeholder_links_in_output_are_not_context_but_the_users_are() -> None
     assert "email: ops@example.org" not in critical
 
 
+def test_placeholder_value_lines_of_a_previous_checkpoint_are_dropped_on_update() -> None:
+    previous = (
+        "## Goal\n- Deploy the api.\n\n## Critical Context\n"
+        "- url: https://api.acme.io/v2\n- url: https://docs.example.com/intro\n"
+        "- email: ops@example.org\n- email: ops@acme.io\n"
+    )
+    state = extract_working_state([user("Now check the logs.")])
+    text = render_state(state, previous_summary=previous)  # the merge alone, no state read
+    critical = next(items for kind, _, items in parse_sections(text) if kind == "critical")
+    assert critical == ["- url: https://api.acme.io/v2", "- email: ops@acme.io"]
+
+
 def test_an_edit_tool_result_adds_no_outcome_to_the_last_step() -> None:
     messages = [
         user("Rename the retry flag in the client."),
