@@ -83,10 +83,10 @@ def _simple_rewrite(part: str) -> Rewrite | None:
         return Rewrite("last", "git commit --amend", count=1)
     if verb == "reset":
         refs = [a for a in args if not a.startswith("-")]
-        if "--" in args or not refs or (refs and "/" in refs[0] and not _BACK.match(refs[0])):
-            return None  # unstaging paths, or a reset to another branch: nothing known undone
-        ref = refs[0]
+        ref = refs[0] if refs and "--" not in args else ""
         back = _BACK.match(ref)
+        if not ref or (back is None and "/" in ref):
+            return None  # unstaging paths, or a reset to another branch: nothing known undone
         if back is not None:
             if back.group("carets"):
                 count = len(back.group("carets"))
