@@ -42,6 +42,15 @@ def test_a_rule_only_a_model_wrote_is_never_pinned() -> None:
     assert "manager" in pinned
     guarded = guard_summary(f"## Constraints & Preferences\n- {INVENTED}\n", state)
     assert all(INVENTED not in change.text for change in guarded.restored)
+    # read back from an earlier checkpoint, it is reference only: a summary that dropped it
+    # does not get it back, while the user's own rule is restored
+    earlier = {
+        "role": "compactionSummary",
+        "summary": f"## Constraints & Preferences\n- {INVENTED}\n",
+    }
+    read_back = extract_working_state([earlier, *conversation()])
+    bare = guard_summary("## Goal\n- Sort out the refund.\n", read_back)
+    assert INVENTED not in bare.text and "manager" in bare.text
 
 
 def test_a_checkpoint_read_back_pins_nothing() -> None:
