@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from synopsis.state import _patterns as pat
 from synopsis.state.rules import Rule, en, pattern, rules, zh
 
 RECORDS = [*en.RULES, *zh.RULES]
@@ -43,3 +44,20 @@ def test_the_update_vocabulary_has_records_in_both_languages() -> None:
     for stage in ("correction", "old-marker", "replace", "update"):
         assert any(r in en.RULES for r in rules(stage)), stage
         assert any(r in zh.RULES for r in rules(stage)), stage
+
+
+def _caught_elsewhere(rule: Rule, text: str) -> bool:
+    """Whether the other records of the rule's stage (and, for rules, the older rule
+    vocabulary it is asked with) already find something in ``text``."""
+    low = text.lower()
+    if any(other.compiled.search(low) for other in rules(rule.stage) if other is not rule):
+        return True
+    return rule.stage == "rule" and bool(
+        pat.CONSTRAINT_EN.search(low) or pat.CONSTRAINT_ZH.search(low)
+    )
+
+
+@pytest.mark.parametrize("rule", RECORDS, ids=lambda rule: rule.label)
+def test_every_record_has_an_example_only_it_finds(rule: Rule) -> None:
+    # an example another record also finds passes with this record gone or broken
+    assert any(not _caught_elsewhere(rule, text) for text in rule.matches), rule.label

@@ -361,7 +361,8 @@ RULES: tuple[Rule, ...] = (
         "specific",
         r"\b(?:production|prod|staging|sandbox|replica|primary|region|cluster|host(?:name)?|"
         r"server|database|bucket|branch|namespace|tenant|account|datacenter)\b",
-        matches=("The production database is Postgres 15 in eu-central-1.",),
+        matches=("The production database is Postgres 15 in eu-central-1.",
+                 "Run it on the primary database."),
         misses=("I had a good lunch.",),
     ),
     Rule(
@@ -434,7 +435,7 @@ RULES: tuple[Rule, ...] = (
         "not-the-old-one",
         "update",
         r"\b(?:not|rather than|instead of)\s+(?:the\s+)?[\w$€£¥.:/-]*\d",
-        matches=("final count is 134, not 120",),
+        matches=("final count is 134, not 120", "we are 134, not 120"),
         misses=("not sure yet",),
     ),
     Rule(
