@@ -43,6 +43,17 @@ def test_an_unclosed_wrapper_that_opens_the_message_runs_to_its_end() -> None:
     assert [w for w, _ in written(text)] == ["harness"]
 
 
+def test_an_envelope_that_quotes_the_user_keeps_its_inside_typed_closed_or_not() -> None:
+    closed = "<user_query>Never push to main.</user_query>"
+    assert written(closed) == [
+        ("harness", "<user_query>"),
+        ("typed", "Never push to main."),
+        ("harness", "</user_query>"),
+    ]
+    unclosed = "<user_query>\nNever push to main."
+    assert written(unclosed) == [("harness", "<user_query>"), ("typed", "Never push to main.")]
+
+
 def test_html_the_user_mentions_is_not_a_wrapper() -> None:
     assert [w for w, _ in written("Wrap the list in <ul> and never use <br> there.")] == ["typed"]
 

@@ -108,9 +108,9 @@ def attribute(text: str) -> list[Part]:
     """The parts of a user turn, in order, each with how it was written."""
     parts: list[Part] = []
     position = 0
-    for start, end, inner_start, inner_end, name in _elements(text):
+    for start, end, inner_start, inner_end, envelope in _elements(text):
         parts.extend(_unwrapped(text[position:start]))
-        if any_match("quote-envelope", name.lower()):  # the harness quotes the user's words
+        if envelope:  # the harness quotes the user's words
             parts.append(Part(text[start:inner_start], "harness"))
             parts.extend(attribute(text[inner_start:inner_end]))
             parts.append(Part(text[inner_end:end], "harness"))
@@ -121,8 +121,9 @@ def attribute(text: str) -> list[Part]:
     return [part for part in parts if part.text.strip()]
 
 
-def _elements(text: str) -> Iterator[tuple[int, int, int, int, str]]:
-    """A harness' wrapper elements in ``text``: (start, end, inner start, inner end, name).
+def _elements(text: str) -> Iterator[tuple[int, int, int, int, bool]]:
+    """A harness' wrapper elements in ``text``: (start, end, inner start, inner end, and
+    whether it is an envelope that quotes the user: a ``quote-envelope`` name).
 
     An element is a wrapper when its tags stand where only a harness puts them: a tag
     name with ``-`` or ``_`` (custom-element style, which no prose uses; one that opens the
@@ -145,14 +146,15 @@ def _elements(text: str) -> Iterator[tuple[int, int, int, int, str]]:
             closes[key] = close
         if close is None:
             if custom and tag.start() == 0:
-                yield tag.start(), len(text), tag.end(), len(text), name
+                yield tag.start(), len(text), tag.end(), len(text), any_match("quote-envelope", key)
                 return
             position = tag.end()
             continue
         at_start = tag.start() == lead
         own_lines = _opens_line(text, tag.start()) and _ends_line(text, close.end())
-        if custom or at_start or own_lines or any_match("quote-envelope", key):
-            yield tag.start(), close.end(), tag.end(), close.start(), name
+        envelope = any_match("quote-envelope", key)
+        if custom or at_start or own_lines or envelope:
+            yield tag.start(), close.end(), tag.end(), close.start(), envelope
             position = close.end()
         else:
             position = tag.end()
