@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from re import _parser as sre_parse
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from synopsis.compaction.settings import CompactionSettings
 from synopsis.session.tree import Session
 from synopsis.state.extract import extract_working_state
 from synopsis.state.guard import guard_summary
-from synopsis.state.secrets import find_secrets, redact
+from synopsis.state.secrets import _SHAPES, SHORTEST_SECRET, find_secrets, redact
 from synopsis.summarizers.base import SummaryRequest, SummaryResult
 
 OPENAI_STYLE = "sk-" + "proj-" + "Zx81" * 6
@@ -131,3 +132,12 @@ def test_the_chat_list_api_redacts_too() -> None:
     result = asyncio.run(compact_messages(messages, keep_recent_tokens=50))
     assert result.summary and "Ab3$kd92Lx" not in result.summary
     assert result.state is not None and "Ab3$kd92Lx" not in json.dumps(result.state.to_json())
+
+
+def test_no_shape_matches_fewer_characters_than_the_shortest_secret() -> None:
+    # texts shorter than SHORTEST_SECRET are never scanned: the bound must hold for every shape
+    widths = [sre_parse.parse(s.pattern.pattern, s.pattern.flags).getwidth()[0] for s in _SHAPES]
+    assert min(widths) == SHORTEST_SECRET
+    shortest = "密码是Xk9pQ7"
+    assert len(shortest) == SHORTEST_SECRET
+    assert [f.label for f in find_secrets(shortest)] == ["password"]
