@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from synopsis.state.model import Written
 from synopsis.state.rules import any_match
-from synopsis.state.statements import is_rule
+from synopsis.state.statements import HAN, is_rule
 
 MAX_TYPED_LINES = 12
 """A part with more lines than this and a heading reads as a pasted document."""
@@ -337,7 +337,7 @@ def _outside_code(text: str) -> str:
 
 def text_size(text: str) -> int:
     """Characters, a CJK character counted as three: about what it carries in Latin letters."""
-    return len(text) + 2 * len(_CJK.findall(text))
+    return len(text) + 2 * len(HAN.findall(text))
 
 
 def _reply_parts(text: str, outside: str) -> list[Part]:
@@ -520,7 +520,6 @@ def without_signatures(text: str) -> str:
 
 # --- languages without rules -------------------------------------------------------------
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -541,11 +540,11 @@ def has_rules_for(text: str) -> bool:
     letters = _LETTER.findall(text)
     if not letters:
         return True
-    if any(_CJK.match(ch) for ch in letters):
+    if any(HAN.match(ch) for ch in letters):
         return True  # Chinese, or Chinese with English names and paths in it
     if sum(1 for ch in letters if _LATIN.match(ch)) * 2 < len(letters):
         return False
-    words = [w.lower() for w in _WORD.findall(text) if not _CJK.match(w[0])]
+    words = [w.lower() for w in _WORD.findall(text) if not HAN.match(w[0])]
     if len(words) < 4 or all(ch.isascii() for ch in letters):
         return True  # too short to tell, or English fragments and names ("Yes GP, no SCDW")
     return sum(1 for w in words if w in _ENGLISH_WORDS) >= ENGLISH_SHARE * len(words)

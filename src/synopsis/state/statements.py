@@ -44,7 +44,8 @@ def is_rule(sentence_low: str) -> bool:
     )
 
 
-_HAN = re.compile(r"[\u3400-\u9fff]")
+HAN = re.compile(r"[\u3400-\u9fff]")
+"""A Han character (CJK ideographs, extension A included)."""
 _ZH_EMPTY = re.compile(
     r"不要|不能|不准|不许|不可以|必须|一定|千万|务必|这样|那样|这么|那么|[别再又了啊吧呢哦乱搞弄做来去也都就还]"
 )
@@ -60,8 +61,8 @@ def has_subject(sentence: str, low: str) -> bool:
     as rules they would tell the next reader nothing."""
     if has_specific(sentence, low):
         return True
-    if _HAN.search(low):
-        content = _HAN.findall(_ZH_EMPTY.sub("", low))
+    if HAN.search(low):
+        content = HAN.findall(_ZH_EMPTY.sub("", low))
         return len(content) >= MIN_HAN_SUBJECT or bool(re.search(r"[a-z]{3}", low))
     words = {w for w in _WORD3.findall(rule_masked(low)) if w not in _NOT_TOPIC}
     return bool(words - _EMPTY_WORDS)
