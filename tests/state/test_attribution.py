@@ -8,7 +8,13 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from synopsis.state.attribution import attribute, has_rules_for, is_heading, verbatim_message
+from synopsis.state.attribution import (
+    MAX_VERBATIM_MESSAGE,
+    attribute,
+    has_rules_for,
+    is_heading,
+    verbatim_message,
+)
 from synopsis.state.extract import extract_working_state
 
 
@@ -151,6 +157,8 @@ def test_latin_script_prose_in_another_language_is_recognised() -> None:
     assert has_rules_for("Leave the database alone until Friday, please.")
     assert verbatim_message(czech) == czech
     assert verbatim_message("Leave it.") is None
+    long_czech = " ".join([czech] * 8)
+    assert len(long_czech) > MAX_VERBATIM_MESSAGE and verbatim_message(long_czech) is None
 
 
 def test_a_typed_message_in_a_language_without_rules_is_kept_verbatim() -> None:

@@ -553,6 +553,6 @@ def has_rules_for(text: str) -> bool:
 def verbatim_message(text: str) -> str | None:
     """A short typed message in a language without rules, kept whole (else None)."""
     flat = " ".join(text.split())
-    if not flat or has_rules_for(flat) or len(flat) > MAX_VERBATIM_MESSAGE:
+    if not flat or len(flat) > MAX_VERBATIM_MESSAGE or has_rules_for(flat):
         return None
     return flat
