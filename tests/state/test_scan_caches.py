@@ -113,7 +113,7 @@ def test_remembered_identifiers_equal_a_fresh_scan(text: str) -> None:
     first = _patterns.find_identifiers(text)
     assert first == fresh
     first.append(_patterns.Found("id", "x", 0, 1))  # the caller's list is its own
-    assert _patterns.find_identifiers(text, _patterns.lower_same(text)) == fresh
+    assert _patterns.find_identifiers(text) == fresh
 
 
 COMMANDS = ["git commit -m 'x'", "mv a.py b.py", "rm -f x", "echo hi > out.txt", "cd src",

@@ -292,12 +292,9 @@ def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
 
-def find_identifiers(text: str, low: str | None = None) -> list[Found]:
-    """Every identifier or value in ``text``, left to right, verbatim, without overlaps.
-
-    ``low`` is ``lower_same(text)`` when the caller already has it (the result depends on
-    ``text`` alone: it is remembered per text).
-    """
+def find_identifiers(text: str) -> list[Found]:
+    """Every identifier or value in ``text``, left to right, verbatim, without overlaps
+    (remembered per text)."""
     return list(_identifiers(text))
 
 

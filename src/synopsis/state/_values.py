@@ -41,7 +41,7 @@ class ValueBook:
 
     def user_values(self, text: str, low: str, entry_id: str | None) -> None:
         """Values in a user message, with their slots and any replacement they state."""
-        found = pat.find_identifiers(text, low)
+        found = pat.find_identifiers(text)
         budget_words = pat.STRONG_BUDGET_WORDS.search(low) is not None
         if not found and not budget_words:
             if _CORRECTION.search(low):
@@ -203,7 +203,6 @@ class ValueBook:
         kinds: frozenset[str],
         *,
         exclude: bool = False,
-        low: str | None = None,
         written: Written = "typed",
     ) -> None:
         """Values stated by the assistant, a tool call, or a document the user pasted
@@ -211,7 +210,7 @@ class ValueBook:
 
         Only ``kinds`` are kept (with ``exclude``: all but ``kinds``).
         """
-        for item in pat.find_identifiers(text, low):
+        for item in pat.find_identifiers(text):
             known = self.identifiers.get(item.value)
             if known is not None:
                 self._referred(known, entry_id)

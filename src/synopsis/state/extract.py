@@ -499,9 +499,7 @@ class _Builder:
             low = pat.lower_same(text)
             words = prose(text)
             self._decisions(words, low if words is text else pat.lower_same(words), entry_id)
-            self.values.values(
-                text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True, low=low
-            )
+            self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
                     self.failed[approach] = Decision(approach, entry_id)

@@ -88,7 +88,7 @@ def rule_masked(sentence_low: str) -> str:
 
 def has_specific(sentence: str, low: str) -> bool:
     """Whether a sentence names something specific: a value, a name, a place, a version."""
-    if _DIGIT.search(sentence) or any_match("specific", low) or pat.find_identifiers(sentence, low):
+    if _DIGIT.search(sentence) or any_match("specific", low) or pat.find_identifiers(sentence):
         return True
     return _INNER_NAME.search(sentence) is not None
 
