@@ -439,7 +439,7 @@ def test_a_session_read_in_pieces_saves_and_appends_as_one_read_whole(tmp_path: 
 
 
 @pytest.mark.usefixtures("in_small_pieces")
-@pytest.mark.parametrize("change", ["truncate", "replace", "rewrite"])
+@pytest.mark.parametrize("change", ["truncate", "replace", "rewrite", "delete"])
 def test_saving_a_session_read_in_pieces_refuses_a_file_that_changed(
     tmp_path: Path, change: str
 ) -> None:
@@ -452,11 +452,53 @@ def test_saving_a_session_read_in_pieces_refuses_a_file_that_changed(
     elif change == "replace":  # the same bytes in another file
         (tmp_path / "other.jsonl").write_bytes(data)
         os.replace(tmp_path / "other.jsonl", path)
+    elif change == "delete":
+        path.unlink()
     else:
         path.write_bytes(data.replace(b"beef", b"cafe"))
     with pytest.raises(SessionChangedError):
         session.save(tmp_path / "copy.jsonl")
     assert not (tmp_path / "copy.jsonl").exists()
+
+
+@pytest.mark.usefixtures("in_small_pieces")
+@pytest.mark.parametrize(
+    "start",
+    [
+        b"\xef\xbb\xbf",  # a byte order mark before the header
+        b'{"type":"message","id":"x1"}\n',  # a first line that is no header
+        b"{not json\n\n  \n",  # junk and blank lines before the header
+    ],
+)
+@pytest.mark.parametrize("invalid_header", ["error", "new-session"])
+def test_a_file_read_in_pieces_that_opens_oddly_loads_as_its_bytes_do(
+    tmp_path: Path, start: bytes, invalid_header: Any
+) -> None:
+    """Until its header is read, a large file may still have to be read whole (a BOM, no
+    header): the pieces already read are given up and the loader answers as on its bytes."""
+    data = start + jsonl(HEADER, entry("a1", None), entry("b2", "a1")) + b'{"torn": '
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(data)
+    expected: Any
+    try:
+        expected = parse_session(data, path=str(path), invalid_header=invalid_header)
+    except SessionFormatError as error:
+        expected = str(error)
+    try:
+        loaded: Any = read_session_file(path, invalid_header=invalid_header)
+    except SessionFormatError as error:
+        loaded = str(error)
+    if isinstance(expected, str):
+        assert loaded == expected
+        return
+    assert (loaded.header, loaded.entries, loaded.entry_lines, loaded.skipped) == (
+        expected.header,
+        expected.entries,
+        expected.entry_lines,
+        expected.skipped,
+    )
+    assert loaded.source_bytes() == data
+    assert (loaded.on_disk is None) == (expected.header is None)
 
 
 # --- repeated words are one string each ------------------------------------------------------
