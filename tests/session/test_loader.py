@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -499,6 +500,42 @@ def test_a_file_read_in_pieces_that_opens_oddly_loads_as_its_bytes_do(
     )
     assert loaded.source_bytes() == data
     assert (loaded.on_disk is None) == (expected.header is None)
+
+
+class _FailingRead:
+    """A file whose reads fail once ``good`` bytes were read (a disk error mid-file)."""
+
+    def __init__(self, handle: Any, good: int) -> None:
+        self._handle, self._good = handle, good
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._handle, name)
+
+    def __enter__(self) -> _FailingRead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._handle.close()
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0 or self._handle.tell() + size > self._good:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return bytes(self._handle.read(size))
+
+
+@pytest.mark.parametrize("in_pieces", [True, False])
+def test_a_read_error_mid_file_is_a_format_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_pieces: bool
+) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(jsonl(HEADER, entry("a1", None), entry("b2", "a1")))
+    if in_pieces:
+        monkeypatch.setattr(jsonl_module, "_STREAM_BYTES", 0)
+        monkeypatch.setattr(jsonl_module, "_PIECE_BYTES", 7)
+    fdopen = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: _FailingRead(fdopen(*a, **k), 30))
+    with pytest.raises(SessionFormatError, match="cannot read: Input/output error"):
+        read_session_file(path)
 
 
 # --- repeated words are one string each ------------------------------------------------------
