@@ -126,6 +126,32 @@ def test_string_content_is_read_as_text() -> None:
     )
 
 
+def test_odd_assistant_shapes_and_a_lone_surrogate_argument() -> None:
+    """String content, blocks that are no dicts or whose text is no string, and a string
+    argument orjson refuses (a lone surrogate, which JSON.stringify escapes)."""
+    odd = {
+        "role": "assistant",
+        "content": [
+            "stray",
+            None,
+            {"type": "text", "text": 7},
+            {"type": "text", "text": "kept"},
+            {"type": "toolCall", "name": "edit", "arguments": {"path": "a\ud800b", "n": 2}},
+            {"type": "toolCall", "name": ["not", "a", "name"], "arguments": "not a dict"},
+        ],
+    }
+    messages = [
+        {"role": "assistant", "content": "plain words"},
+        {"role": "assistant", "content": None},
+        odd,
+    ]
+    assert list(iter_serialized_parts(messages)) == [
+        "[Assistant]: plain words",
+        "[Assistant]: \nkept",
+        '[Assistant tool calls]: edit(path="a\\ud800b", n=2); ()',
+    ]
+
+
 # --- file operations ----------------------------------------------------------------------
 
 
