@@ -355,8 +355,6 @@ class _LineReader:
         self.header_line = 0
         self.header_end = 0
         """Offset, in the data fed when the header was read, after its line."""
-        self.no_session = False
-        """The first JSON line was no header (with ``invalid_header="new-session"``)."""
         self.checked = False
         """Are entries checked as they are read? Once the header says no migration is
         due (migration rewrites v1 and v2 entries before they can be checked)."""
@@ -372,7 +370,7 @@ class _LineReader:
         size = len(data)
         number = self.number
         try:
-            while start < size and not self.no_session:
+            while start < size:
                 end = find(b"\n", start)
                 if end == -1:
                     if not final:
@@ -429,6 +427,8 @@ class _LineReader:
                 elif self.header is None and not self.header_line:
                     self._first(value, number)
                     self.header_end = start
+                    if self.header is None:
+                        break  # no session (invalid_header="new-session"): nothing to read
                 else:
                     entries.append(value)
                     entry_lines.append(number)
@@ -461,7 +461,6 @@ class _LineReader:
                 path=self.path,
                 line=number,
             )
-        self.no_session = True
 
     def finish(self, source: bytes, new_id: Callable[[], str] | None) -> LoadedSession:
         """What was read; ``source``: the bytes kept for saving (see :class:`LoadedSession`)."""
@@ -470,7 +469,7 @@ class _LineReader:
             problem = self.strict_problem
             raise SessionFormatError(problem.reason, path=path, line=problem.line)
         header = self.header
-        if header is None or self.no_session:
+        if header is None:
             return LoadedSession(None, [], self.skipped, None, False, source, [], path)
         entries, entry_lines = self.entries, self.entry_lines
         version_before = _version_of(header)
