@@ -1,0 +1,103 @@
+"""Helpers shared by the converters of tests/data/realfresh: trimming, ANSI removal, pairing.
+
+These scripts turn one public agent transcript into the turn list of a corpus case
+(``../shared/fixtures/fidelity/README.md``); the labels are written by hand afterwards.
+They use the standard library only and are not part of the synopsis package.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+NO_RESULT = "(no result in the source transcript: the call was interrupted before it returned)"
+
+
+def clean(text: str) -> str:
+    """Drop terminal colour codes and carriage returns; keep everything else as written."""
+    return ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+
+
+# Credential shapes found in the sources; each distinct value becomes a numbered, obvious fake.
+SECRETS = (
+    ("AIzaFAKE-google-api-key-", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
+    ("SG.FAKE-sendgrid-key-", re.compile(r"SG\.[\w-]{16,}\.[\w-]{20,}")),
+    ("ACfake-twilio-sid-", re.compile(r"\bAC[0-9a-f]{32}\b")),
+    ("SKfake-twilio-key-", re.compile(r"\bSK[0-9a-f]{32}\b")),
+    ("MGfake-twilio-service-", re.compile(r"\bMG[0-9a-f]{32}\b")),
+    ("fake-hex-token-", re.compile(r"(?<=TOKEN=)[0-9a-f]{32}\b|(?<=TOKEN=\")[0-9a-f]{32}\b")),
+    (
+        "FAKE-db-password-",
+        re.compile(
+            r"(?<=://app_user:)[^@\s'\"]+(?=@)|(?<=password: ')[^']+(?=')"
+            r"|(?<=--password=\")[^\"]+(?=\")|(?<=--password=)[^\s\"]+"
+        ),
+    ),
+    ("FAKE-secret-", re.compile(r"(?<=SECRET=\")[A-Za-z0-9+/=_-]{16,}(?=\")")),
+)
+
+
+class Scrubber:
+    """Replaces every credential by a stable fake (the same value → the same fake)."""
+
+    def __init__(self, names: dict[str, str] | None = None) -> None:
+        self.fakes: dict[str, str] = {}
+        self.names = names or {}
+
+    def __call__(self, text: str) -> str:
+        for prefix, pattern in SECRETS:
+            text = pattern.sub(lambda m, p=prefix: self._fake(p, m.group(0)), text)
+        for real, fake in self.names.items():
+            text = text.replace(real, fake)
+        return text
+
+    def _fake(self, prefix: str, value: str) -> str:
+        if value not in self.fakes:
+            self.fakes[value] = f"{prefix}{len(self.fakes) + 1}"
+        return self.fakes[value]
+
+
+def trim(text: str, limit: int) -> str:
+    """Cut the middle of a text longer than ``limit`` and say how much was cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit * 2 // 3]
+    tail = text[-(limit // 3) :]
+    cut = len(text) - len(head) - len(tail)
+    return f"{head}\n…[trimmed for the dev set: {cut} characters cut]…\n{tail}"
+
+
+def close_open_calls(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give every call left unanswered a tool turn saying so (a chat API needs one)."""
+    out: list[dict[str, Any]] = []
+    open_calls: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        for call in open_calls:
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "name": call["name"],
+                    "text": NO_RESULT,
+                }
+            )
+        open_calls.clear()
+
+    for turn in turns:
+        if turn["role"] == "tool":
+            open_calls[:] = [c for c in open_calls if c["id"] != turn["tool_call_id"]]
+        else:
+            flush()
+        out.append(turn)
+        if turn["role"] == "assistant":
+            open_calls.extend(turn.get("tool_calls") or [])
+    flush()
+    return out
+
+
+def write_turns(turns: list[dict[str, Any]], path: Path) -> None:
+    path.write_text(json.dumps(turns, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
