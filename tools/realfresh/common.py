@@ -23,6 +23,7 @@ def clean(text: str) -> str:
 
 # Credential shapes found in the sources; each distinct value becomes a numbered, obvious fake.
 SECRETS = (
+    ("sk-FAKE-api-key-", re.compile(r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}")),
     ("AIzaFAKE-google-api-key-", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
     ("SG.FAKE-sendgrid-key-", re.compile(r"SG\.[\w-]{16,}\.[\w-]{20,}")),
     ("ACfake-twilio-sid-", re.compile(r"\bAC[0-9a-f]{32}\b")),
