@@ -32,6 +32,9 @@ NEW_TOOL = re.compile(
     re.S,
 )
 SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.S)
+BARE_BLOCK = re.compile(r"^```(\w*)\n(.*)\n```$", re.S)
+SHELL_START = ("npm ", "npx ", "pnpm ", "yarn ", "rm ", "cd ", "git ", "ls", "mkdir ", "mv ", "cp ")
+NOT_IN_SOURCE = "(the result is not in the source transcript)"
 COMMAND = re.compile(r"^\s*```(?:bash|sh|powershell|shell)?\n(.*?)\n```\s*", re.S)
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -62,7 +65,16 @@ def _assistant_turns(section: str, start: int, scrub: Scrubber) -> list[dict[str
     for chunk in _chunks(section):
         pieces: list[tuple[str, Any]] = []
         old = OLD_TOOL.match(chunk)
-        if old:
+        bare = BARE_BLOCK.match(chunk)
+        if bare and not old:
+            # The earliest exports show a proposed edit or command as a bare code block,
+            # with neither the tool's name nor its result.
+            body = bare.group(2)
+            if body.lstrip().startswith(SHELL_START):
+                pieces.append(("bare", ("run_terminal_cmd", {"command": body.strip()})))
+            else:
+                pieces.append(("bare", ("edit_file", {"content": body})))
+        elif old:
             first, _, rest = old.group(2).partition("\n")
             if first.startswith("```"):
                 first, rest = "", old.group(2)
@@ -85,9 +97,15 @@ def _assistant_turns(section: str, start: int, scrub: Scrubber) -> list[dict[str
                 else:
                     turns.append({"role": "assistant", "text": trim(text, TEXT_LIMIT)})
                 continue
-            name, head, body = value
             index += 1
-            call, result = _call(name, scrub(clean(head)), scrub(clean(body)), index)
+            if kind == "bare":
+                name, arguments = value
+                arguments = {k: trim(scrub(clean(v)), TEXT_LIMIT) for k, v in arguments.items()}
+                call = {"id": f"specstory_{index}", "name": name, "arguments": arguments}
+                result = NOT_IN_SOURCE
+            else:
+                name, head, body = value
+                call, result = _call(name, scrub(clean(head)), scrub(clean(body)), index)
             if turns and turns[-1]["role"] == "assistant" and not turns[-1].get("tool_calls"):
                 turns[-1]["tool_calls"] = [call]
             else:
@@ -123,7 +141,28 @@ def convert(text: str, first: int, last: int, scrub: Scrubber) -> list[dict[str,
             turns.append({"role": "user", "text": trim(said, TEXT_LIMIT)})
         else:
             turns.extend(_assistant_turns(body, len(turns), scrub))
-    return close_open_calls(turns)
+    return close_open_calls(_merge_steps(turns))
+
+
+def _merge_steps(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One assistant turn per step: text written under several headings before a call joins it."""
+    out: list[dict[str, Any]] = []
+    for turn in turns:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and turn["role"] == "assistant"
+            and last["role"] == "assistant"
+            and not last.get("tool_calls")
+        ):
+            last["text"] = trim(
+                "\n\n".join(t for t in (last["text"], turn["text"]) if t), TEXT_LIMIT
+            )
+            if turn.get("tool_calls"):
+                last["tool_calls"] = turn["tool_calls"]
+            continue
+        out.append(turn)
+    return out
 
 
 def main() -> None:
