@@ -8,8 +8,9 @@ import pytest
 
 from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
 from synopsis.state import extract_working_state, render_state
+from synopsis.state._choices import assistant_choices, is_stated_choice
 from synopsis.state._errors import first_error_line
-from synopsis.state._progress import assistant_choices, is_finished, is_reply, is_stated_choice
+from synopsis.state._progress import is_finished, is_reply
 from tests.state.builders import act, call, result, say, user
 
 

@@ -65,32 +65,52 @@ GOAL_ZH = re.compile(
     r"添加|创建|写|做|改|重构|迁移|删除|调查|预订|订|取消|退款)|目标|任务"
 )
 MIN_GOAL_CHARS = 6
+ASIDE = re.compile(
+    r"^(?:(?:oh|ah|and|also)[,\s]+)?(?:btw|by the way|off topic|unrelated|random question|"
+    r"just curious|out of curiosity)\b|^(?:顺便问|另外问|题外话|随便问|哦对了|对了)"
+)
+"""A sentence said on the side ("btw, …", "顺便问下 …"): small talk, no request."""
+WORK_QUESTION = re.compile(
+    r"\b(?:you|your|why|how|where|what|which|can|could|would|will|should|is there|are there|"
+    r"does|do|did)\b|你|您|为什么|为何|怎么|怎样|如何|哪|能不能|可不可以|是不是|要不要"
+)
+"""A question put to the agent about the work ("why isn't …?", "can we …?", "你看下…？"),
+not a remark ("修好了没？")."""
+_ASK_VERBS = (
+    r"fix|move|change|add|remove|delete|drop|make|update|create|implement|troubleshoot|"
+    r"investigate|debug|check|look into|figure out|find out|rename|revert|undo|switch|put|"
+    r"tell|explain|write|rewrite|run|try|test|verify|replace|convert|clean up|"
+    r"refactor|split|merge|commit|push|deploy|install|document|review|build|set up"
+)
+REQUEST_INSIDE = re.compile(
+    rf"(?:\b(?:so|and|then|but|now|please|pls)|[,;:]|\s[-–—])[^\S\n]+(?:please[^\S\n]+|pls[^\S\n]+|"
+    rf"just[^\S\n]+|also[^\S\n]+|go[^\S\n]+(?:and[^\S\n]+)?)?(?:{_ASK_VERBS})\b"
+    r"(?![^\S\n]+(?:to|of|for|with|is|are|was|were)\b)[^\S\n]+[\w`'\"/.(-]"
+)
+"""An ask in the middle of a sentence: "… like i asked, so move it out of …", "…, and fix
+that also", "… — please add a retry"; the verb is followed by what it acts on (not "use
+of", "check is")."""
+PROBLEM_REPORT = re.compile(
+    rf"\b(?:(?:is|are|was|were)(?:[^\S\n]+still)?[^\S\n]+not|isn{_APOS}t|aren{_APOS}t|"
+    rf"doesn{_APOS}t|does not|don{_APOS}t|do not|won{_APOS}t|will not|can{_APOS}t|cannot|"
+    rf"didn{_APOS}t|did not|no longer)"
+    r"[^\S\n]+(?:work|show|load|render|display|appear|compile|build|run|start|pass|save|"
+    r"open|connect|update|respond|exist)\w*|"
+    r"\b(?:is|are) (?:still )?(?:broken|failing|empty|missing|wrong)\b|"
+    r"\bstill (?:fails|failing|broken|crash\w*|shows|getting|the same)\b|"
+    r"\b(?:throws|getting|i get|i got|i see|we get) (?:an? |the |this |that )?(?:\w+ )?"
+    r"\w*(?:error|exception|"
+    r"traceback|warning)\b|不(?:能|行|工作|显示|生效)了?|报错|出错|失败了|没(?:有)?(?:显示|反应|生效)"
+)
+"""A report of something wrong ("the diffs no longer show", "still fails", "I get an
+error", "页面不显示"): said to the agent, it asks for a fix."""
 ACKNOWLEDGEMENT = re.compile(
     r"^(?:ok(?:ay)?|yes|yeah|yep|sure|continue|go on|go ahead|thanks?(?: you)?|great|nice|"
     r"继续|好的?|是的|谢谢|可以)[\s.!。！]*$"
 )
 
-# --- assistant decisions and stated next steps -------------------------------------------
+# --- the assistant's stated next steps (its decisions: synopsis.state._choices) -----------
 
-DECISION_WORDS = (
-    "i'll", "i’ll", "i will", "going to", "decid", "decision", "go with", "going with", "let's",
-    "let’s", "we'll", "we’ll", "we will", "chose", "choosing", "opt", "plan", "switching",
-    "决定", "我会", "我将", "采用", "改用", "就用", "选择了", "选用", "方案是", "计划是", "打算",
-)  # fmt: skip
-"""Words one of which :data:`DECISION` needs: a fast test before the slower pattern."""
-DECISION = re.compile(
-    rf"\b(?:i{_APOS}ll|i will|i{_APOS}m going to|i am going to|i{_APOS}ve decided|"
-    rf"i decided|decided to|decision:|going with|go with|let{_APOS}s use|let{_APOS}s go with|"
-    rf"we{_APOS}ll use|we will use|i chose|i{_APOS}m choosing|chose to|opting for|opt for|"
-    rf"the plan is|plan:|switching to)|我决定|决定|我会|我将|采用|改用|就用|选择了|选用|"
-    r"方案是|计划是|打算"
-)
-TRIVIAL_DECISION = re.compile(
-    rf"^(?:(?:now|first|next|ok(?:ay)?|great|good|alright|sure)[,.!]?\s+)*"
-    rf"(?:i{_APOS}ll|i will|let me)\s+(?:now\s+|first\s+|just\s+|also\s+)?"
-    r"(?:read|check|look|start|run|take a look|investigate|examine|open|search|see|try|begin|"
-    r"continue|verify|view|inspect|explore|find|re-?read|grep|list|test|do that|fix that)\b"
-)
 NEXT_STEP_ANYWHERE = re.compile(
     r"next|after that|afterwards|still need to|remaining step|todo:|接下来|下一步|然后我"
 )
@@ -98,6 +118,23 @@ NEXT_STEP = re.compile(
     rf"^(?:next,|next step|next i{_APOS}ll|then i{_APOS}ll|after that,|afterwards,)|"
     r"\b(?:still need to|remaining steps?|todo:)|^(?:接下来|下一步|然后我)"
 )
+
+# --- what the assistant found -----------------------------------------------------------
+
+DIAGNOSIS = re.compile(
+    r"\b(?:the (?:real |actual |underlying )?(?:bug|problem|issue|cause|root cause|culprit|"
+    r"failure|reason|fix|leak|regression)\b[^.\n]{0,60}?\b(?:is|was|are|were|lies|comes|happens)\b|"
+    r"root cause\b|(?:is|are|was|were) caused by|turns out|found it\b|"
+    r"(?:it|this|that|which) (?:drops|ignores|skips|loses|overwrites|leaks|swallows|truncates|"
+    r"duplicates|never)\b|(?:fails|breaks|crashes|hangs|times out) (?:when|because|on|with|if)\b|"
+    r"(?:doesn't|does not|never) (?:handle|support|reset|close|check|release|escape|await)\b|"
+    r"(?:returns|responds with|rejects|limits?) [^.\n]{0,30}\b\d)|"
+    r"问题(?:出)?在|原因是|根因|导致|是因为"
+)
+"""A diagnosis the agent states ("the bug is in parse_date, it drops the timezone", "the
+API returns 429 above 10 req/s", "原因是 …"): what it found, that later steps build on."""
+CODE_NAME = re.compile(r"`[^`\n]{2,60}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]+\b")
+"""A name from the code (quoted, snake_case, camelCase): what a diagnosis is about."""
 
 # --- slots ----------------------------------------------------------------------------------
 

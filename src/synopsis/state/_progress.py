@@ -1,10 +1,9 @@
-"""What the conversation itself says about progress: the user's choices, the approaches
-the assistant gave up, and how a request ended.
+"""What the conversation itself says about progress: the approaches the assistant gave
+up, and how a request ended (what was *chosen* is :mod:`synopsis.state._choices`).
 
-The tool events say what ran; only the words say what was *chosen* ("那就选P001吧", "go
-with the Frankfurt one") and why an approach was dropped ("plain quantize doesn't work
-here"). These are read from the user's and the assistant's own text (never from tool
-results), verbatim, one statement each.
+The tool events say what ran; only the words say why an approach was dropped ("plain
+quantize doesn't work here"). These are read from the user's and the assistant's own
+text (never from tool results), verbatim, one statement each.
 """
 
 from __future__ import annotations
@@ -15,31 +14,6 @@ from synopsis.state._text import cap, normalize_ws, sentences
 
 MAX_STATEMENT = 240
 
-_CHOICE_EN = re.compile(
-    r"\b(?:go with|going with|let'?s go with|let'?s do|i'?ll take|i'?ll go with|take the|"
-    r"pick|choose|book (?:it|that|the)|hold (?:the )?\w+|use the|works(?: for (?:me|us))?[.!]?$|"
-    r"sounds good|that one|this one|is ok|is fine|do it|"
-    r"yes,? (?:please|do|go|book|hold|reuse|use)|ask them to|tell them to|skip|instead|"
-    r"i(?:'ll| will) just|i (?:actually )?(?:plan|want|prefer|intend) to|i'?d rather|"
-    r"going forward|from now on)(?!\w)",
-    re.IGNORECASE,
-)
-_CHOICE_ZH = re.compile(
-    r"选|就(?:要|用|订|定|报|选|按)|那就|订.{0,12}那|换成|改成|改用|就这个|吧(?:[，,。！!]|$)|^行[，,]|^可以[，,]|"
-    r"按.{0,6}来|用.{0,10}吧"
-)
-_SHORT_REPLY = 40
-"""A user message this short that asks for nothing new answers the assistant: a choice,
-when it names one (a number, a name, a yes or no: "黄山。", "Friday 10:15.")."""
-_NAMES_ONE = re.compile(
-    r"\d|[\u4e00-\u9fff]|^(?i:yes|no|yep|nope)\b|^[A-Z][a-z]+ [A-Z]|.\b[A-Z][a-z]|\b[A-Z]{2,}\b"
-)
-
-_ACK = re.compile(
-    r"^(?:ok(?:ay)?|thanks?(?: you)?|thx|great|nice|cool|perfect|got it|sure|continue|go on|"
-    r"fine|yes|yeah|yep|no|nope|谢谢|好的?|收到|可以|继续|行|对|嗯)[\s.!。！,，]*$",
-    re.IGNORECASE,
-)
 _GAVE_UP = re.compile(
     r"\b(?:(?:does|did|do|would|will|is|was)(?: not|n'?t) (?:work|help|fix|solve|apply|pass)|"
     r"didn'?t work|won'?t work|not working|no luck|no good|dead end|"
@@ -116,73 +90,6 @@ def is_follow_up(text: str) -> bool:
     ("Nice, please commit", "ok push it", "继续") and names nothing new: a step of the
     current request, not a request of its own."""
     return bool(_FOLLOW_UP.match(normalize_ws(text)))
-
-
-_SALIENT = re.compile(
-    r"(?<![\w.:])\d+(?:[:.]\d+)*(?![\w])|(?<!\w)[A-Z][\w-]{2,}|[\u4e00-\u9fff]{2}"
-)
-
-
-def answers(reply: str, said: str) -> bool:
-    """Whether ``reply`` answers what the assistant last said: it asked something, or the
-    reply names a value or a name the assistant offered ("Friday 10:15." after "Fri
-    10:15, Wed 9:00"). An order out of the blue ("sleep 5 seconds") answers nothing."""
-    tail = said.strip()[-400:]
-    if re.search(r"[?？]", tail):
-        return True
-    offered = set(_SALIENT.findall(said))
-    named = [token for token in _SALIENT.findall(reply) if len(token) > 1]  # not "5"
-    return any(token in offered for token in named)
-
-
-def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[str]:
-    """The choices a user message states, verbatim, one sentence each: the whole message
-    when it is a short reply (not a request, a question or a mere "ok" — "黄山。",
-    "Friday 10:15.") to what the assistant ``said`` (when known), else each sentence that
-    names a choice."""
-    line = normalize_ws(text)
-    if not line or line.startswith("/"):  # empty, or a slash command
-        return []
-    if (
-        short_reply
-        and (said is None or answers(line, said))
-        and len(line) <= _SHORT_REPLY
-        and _NAMES_ONE.search(line)
-        and not _ACK.match(line)
-        and not line.endswith(("?", "？"))
-    ):
-        return [line]
-    found: list[str] = []
-    for start, end in sentences(line):
-        sentence = line[start:end].strip()
-        if sentence.endswith(("?", "？")):
-            continue
-        if _CHOICE_EN.search(sentence) or _CHOICE_ZH.search(sentence):
-            found.append(cap(sentence, MAX_STATEMENT))
-    return found
-
-
-_ASSISTANT_CHOICE = re.compile(
-    r"\b(?:I'll|I will|I need to|I'm going to|let me|let's|we'll)\b[^.?!\n]{3,160}?"
-    r"(?:\b(?:because|since|so that|for now)\b|\bas (?:it|they|this|that|the|we)\b|"
-    r" [-–—] (?:these|this|it|they) (?:are|is)\b)|"
-    r"\bI'?d (?:skip|go with|recommend|suggest|pick|use|rather)\b|\bthe fix\b[^.]{0,60}:|"
-    r"(?:\bI\b|\bwe\b|\blet'?s\b)[^.]*\b(?:instead of|rather than)\b|\bneeds no\b|"
-    r"修复[:：]|统一用|改用|"
-    r"我(?:在|把|给|会|来)[^。，,]{0,30}(?:加|改成|改为|换成|设为|设成)",
-    re.IGNORECASE,
-)
-
-
-def assistant_choices(text: str) -> list[str]:
-    """Sentences in which the assistant states a choice with its reason ("I'd skip the
-    pass …", "修复：统一用 …", "The F() version needs no lock …")."""
-    found: list[str] = []
-    for start, end in sentences(text):
-        sentence = normalize_ws(text[start:end])
-        if _ASSISTANT_CHOICE.search(sentence) and not sentence.endswith(("?", "？")):
-            found.append(cap(sentence, MAX_STATEMENT))
-    return found
 
 
 def failed_approaches(text: str) -> list[str]:
@@ -277,53 +184,3 @@ def is_finished(outcome: str | None) -> bool:
     if _CLOSING_WAIT.search(words):
         return False
     return bool(_DONE_WORDS.search(words))
-
-
-def is_stated_choice(text: str) -> bool:
-    """Whether an assistant "decision" states a choice rather than a pleasantry or a
-    lead-in to a list ("I'll help you …!", "I'll do it locally instead:")."""
-    stripped = text.strip()
-    if stripped.endswith((":", "：", "!", "！")) or len(stripped) < 20 or stripped[0] in "-*•":
-        return False  # a lead-in, an exclamation, or a list item torn from its list
-    if _NARRATION.match(stripped):
-        return False  # the next step or the change just made, told as it happens
-    if stripped[0].islower():
-        return False  # a piece of a sentence or of a list, not a statement of its own
-    if _OPTION.search(stripped):
-        return False  # an option offered or kept open, not one taken
-    return not re.search(
-        r"\b(?:help you|happy to|glad to|let me know|i bet|maybe|perhaps|probably|"
-        r"might|i guess|i suspect)\b|可能|也许|大概",
-        stripped,
-        re.I,
-    )  # a pleasantry or a guess chooses nothing
-
-
-_OPTION = re.compile(
-    r"\bif (?:needed|necessary|required|you (?:want|prefer|like|'d like|agree))\b|"
-    r"\bsay the word\b|\bwould you like\b|\bshould I\b|\bor (?:we|I) could\b|"
-    r"\bcould (?:also )?(?:try|use|add|switch)\b|如果需要|如果你(?:想|愿意)",
-    re.IGNORECASE,
-)
-"""An option offered or left open ("I'll align the paths or add a special case if
-needed", "If you want …, say the word"): nothing was chosen."""
-
-_NARRATION = re.compile(
-    r"^(?:now|next|first|then|ok(?:ay)?|great|perfect)?,?\s*(?:i['’]?ll|i will|let me|let['’]?s|"
-    r"i['’]?m going to|i need to|i['’]?ll need to|i['’]?d need to) (?:now )?(?:first )?"
-    r"(?:add|check|read|look|run|update|create|fix|write|open|try|start|see|test|analy[sz]e|"
-    r"review|commit|stage|push|install|scan|implement|examine|investigate|explore|search|"
-    r"verify|build|rerun|re-run|continue|proceed|help|systematically|know|understand|"
-    r"get|find|take a look|have a look|go through|dig)\b|"
-    r"^(?:fixed|changed|updated|replaced|moved|renamed|removed|added|switched|converted|made|"
-    r"refactored|rewrote|reworked|extracted)\b(?!.*\b(?:because|since|so that)\b)|"
-    r"^(?:(?:the|this|it|that) )?[\w`\"'.()-]+(?: [\w`\"'.()-]+){0,3} (?:are |is )?now (?:just )?"
-    r"(?:uses|takes|returns|has|is|shows?|calls|reads|renders|displays|includes|works|runs)\b|"
-    r"^(?:now )?it (?:now )?(?:just )?(?:uses|takes|returns)\b|"
-    r"^the \w+ changed\b|^[^,;:]{0,60}\b(?:are|is) now\b(?!.*\b(?:because|since|so that)\b)",
-    re.IGNORECASE,
-)
-"""A step announced ("Now I'll add a method …", "I'll need to see the config"), or a
-change reported ("Footer now uses …", "Fixed the style objects to use functions instead
-of strings", "The signature changed - it now takes …"): what was or will be done, not a
-choice between options with its reason (a report that gives one stays a choice)."""

@@ -21,11 +21,10 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
-from synopsis.state import _history, _progress, attribution
+from synopsis.state import _choices, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._text import (
-    MAX_SENTENCE,
     digest,
     normalize_ws,
     prose,
@@ -122,44 +121,51 @@ def extract_from_entries(
     )
 
 
-def goal_text(line: str) -> str:
-    """The request in a message's first line, verbatim: from its first sentence (a mere
-    greeting skipped) through the first sentence that asks for something ("Can you …?",
-    an imperative), within MAX_GOAL_CHARS — "Our S3 bill is silly. Can you set up
-    lifecycle rules on the logging buckets?" keeps both. Later sentences are usually
-    rules, kept as constraints."""
-    head = line[: MAX_SENTENCE * 2]
-    ends = [m.end() for m in _SENTENCE_END.finditer(head)] or [len(head.rstrip())]
-    starts = [0, *(_skip_space(head, end) for end in ends[:-1])]
+def goal_text(text: str) -> str:
+    """The request a message makes, in the user's words: from its first sentence (a mere
+    greeting skipped) through its first sentence that asks for something ("Can you …?",
+    an imperative) and on through the sentences that go with it — the rest of its
+    paragraph, and the next paragraph when the request is still short — within
+    MAX_GOAL_CHARS. "Our S3 bill is silly. Can you set up lifecycle rules on the logging
+    buckets?" keeps both; "Port this project to Rust. Create a standalone library."
+    keeps the second sentence, which says what the result must be. Context that does not
+    fit before the ask goes first (the oldest)."""
+    paragraphs = [normalize_ws(p) for p in _PARAGRAPH.split(text[: MAX_GOAL_CHARS * 6])]
+    flat = "\n".join(p for p in paragraphs if p)
+    spans = sentences(flat)
+    if not spans:
+        return ""
     first = 0
-    while first < len(ends) - 1 and ends[first] - starts[first] < 12:
+    while first < len(spans) - 1 and spans[first][1] - spans[first][0] < 12:
         first += 1  # "Hi!" is no request
-    last = first
-    while not _asks(head[starts[last] : ends[last]]) and last + 1 < len(ends):
-        if ends[last + 1] - starts[first] > MAX_GOAL_CHARS:
-            last = first  # no request near the start: the first sentence stands for it
-            break
-        last += 1
-    if not _asks(head[starts[last] : ends[last]]):
-        last = first
-    while ends[last] - starts[first] > MAX_GOAL_CHARS and first < last:
-        first += 1  # keep the request, drop the oldest context
-    goal = head[starts[first] : ends[last]][:MAX_SENTENCE].strip()
-    # A lead-in that only names the work ("Ok, now to tackle some tech debt.") is followed
-    # by the explicit ask ("Can you update my project to use …?"): that one joins it.
-    later = next(
-        (i for i in range(last + 1, len(ends)) if _ASKS.search(head[starts[i] : ends[i]].strip())),
-        None,
-    )
-    if later is not None and not _ASKS.search(goal):
-        ask = head[starts[later] : ends[later]].strip()
-        joined = f"{goal} … {ask}" if later > last + 1 else f"{goal} {ask}"
-        if len(joined) <= MAX_GOAL_CHARS + len(goal):
-            return joined[: MAX_SENTENCE + MAX_GOAL_CHARS]
+    ask = next((i for i in range(first, len(spans)) if _asks(flat[slice(*spans[i])])), None)
+    if ask is None or spans[ask][0] - spans[first][0] > MAX_GOAL_CHARS:
+        # no request near the start: the first sentence stands for it (what follows is
+        # context, facts the user may correct later, kept as facts)
+        return window(flat[slice(*spans[first])], 0, MAX_GOAL_CHARS)
+    start = first
+    while start < ask and spans[ask][1] - spans[start][0] > MAX_GOAL_CHARS:
+        start += 1  # keep the request, drop the oldest context
+    end = ask
+    while end + 1 < len(spans) and spans[end + 1][1] - spans[start][0] <= MAX_GOAL_CHARS:
+        new_paragraph = "\n" in flat[spans[end][1] : spans[end + 1][0]]
+        if new_paragraph and spans[end][1] - spans[start][0] >= _SHORT_REQUEST:
+            break  # the next paragraph is another matter
+        following = flat[slice(*spans[end + 1])]
+        if st.is_rule(pat.lower_same(following)):
+            break  # a rule stands under Constraints, in its own words
+        end += 1
+    goal = flat[spans[start][0] : spans[end][1]].replace("\n", " ")
+    if len(goal) > MAX_GOAL_CHARS:  # one long sentence: around where it asks
+        at = _ASKS.search(goal)
+        goal = window(goal, at.start() if at else 0, MAX_GOAL_CHARS)
     return goal
 
 
 MAX_GOAL_CHARS = 300
+_SHORT_REQUEST = 60
+"""A request this short ("Fix the login bug.") takes the next paragraph with it."""
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
 _ASKS = re.compile(
     r"[?？]\s*$|^(?:please|pls|can you|could you|would you|i (?:really |also |just )?(?:need|want)|"
     r"i'?d (?:really )?like|i would like|we need|"
@@ -172,6 +178,27 @@ def _asks(sentence: str) -> bool:
     stripped = sentence.strip()
     low = pat.lower_same(stripped)
     return bool(_ASKS.search(stripped) or pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low))
+
+
+def is_request(text: str) -> bool:
+    """Whether a typed message (not the first) asks for something new: one of its
+    sentences asks (an imperative, "can you", a question to the agent), or asks in its
+    middle ("… not a main filter like i asked, so move it out"), or reports a problem
+    to be fixed ("the diffs no longer show"). A message in a language our rules do not
+    cover is taken as one: what a user types to an agent is mostly what they want done.
+    A statement alone ("The budget is $300.") or a thank-you is none."""
+    head = prose(text)[:2000]
+    for start, end in sentences(head):
+        sentence = head[start:end]
+        low = pat.lower_same(sentence)
+        if sentence.rstrip().endswith(("?", "？")):
+            # "btw, is the coffee machine fixed?" is small talk, not the work
+            if pat.WORK_QUESTION.search(low) and not pat.ASIDE.match(low):
+                return True  # "why isn't the tree showing the diff?", "你能不能…？"
+            continue
+        if _asks(sentence) or pat.REQUEST_INSIDE.search(low) or pat.PROBLEM_REPORT.search(low):
+            return True
+    return not attribution.has_rules_for(normalize_ws(head))
 
 
 def _skip_space(text: str, at: int) -> int:
@@ -243,12 +270,17 @@ class _Builder:
         low = pat.lower_same(typed)
         if self.tools.request is not None and _progress.says_it_works(typed):
             self.tools.close_request(self.tools.request)  # the user saw it work
-        request = self._goal(typed, entry_id)
-        # a reply is read once: merged again, it would follow other words of the assistant
+        # a message is read once: merged again, a reply would follow other words of the
+        # assistant, and a request would open again what was answered since
         key = digest(normalize_ws(typed))
+        request = self._goal(typed, entry_id, again=key in self.replies)
         reply = not request and key not in self.replies
         self.replies[key] = None
-        for choice in _progress.user_choices(prose(typed), reply, self.said):
+        choices = _choices.user_choices(prose(typed), reply, self.said)
+        if reply:  # a yes or no to a proposal decides the proposal
+            approval = _choices.approved_proposal(typed, self.said)
+            choices = [approval] if approval is not None else choices
+        for choice in choices:
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         self._statements(typed, low, entry_id)
@@ -261,8 +293,10 @@ class _Builder:
         if verbatim is not None:
             self._add_fact(Fact(verbatim, entry_id, classes=()))
 
-    def _goal(self, text: str, entry_id: str | None) -> bool:
-        """Record a new request; returns whether the message was one."""
+    def _goal(self, text: str, entry_id: str | None, *, again: bool = False) -> bool:
+        """Record a new request; returns whether the message was one. A message read
+        before (``again``: merged again) that states an earlier request leaves it as the
+        later words left it."""
         line = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         low = pat.lower_same(line)
         if self.goals and _progress.is_follow_up(text):
@@ -274,18 +308,22 @@ class _Builder:
             or pat.ACKNOWLEDGEMENT.match(low)
         ):
             return False
-        goal = goal_text(line)
+        goal = goal_text(text)
         first = not self.goals and not self.folded_goals
         known = goal in self.goals or digest(goal) in self.folded_goals
         if not first and not known and _progress.is_reply(text):
             return False  # an answer continues the request under way (a request, asked again)
-        if not first and not known and not (pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low)):
+        if not first and not known and not is_request(text):
             return False
-        if goal in self.goals:  # asked again (or merged again): open again, the latest
-            again = replace(self.goals[goal], outcome=None)
+        if again and goal in self.goals and goal != next(reversed(self.goals)):
+            # merged again: an earlier request stays as the later words left it
+            self.tools.request = digest(goal)
+            return True
+        if goal in self.goals:  # asked again: open again, the latest
+            reopened = replace(self.goals[goal], outcome=None)
             if goal != next(iter(self.goals)):  # the original request stays first
                 del self.goals[goal]
-            self.goals[goal] = again
+            self.goals[goal] = reopened
         elif not known:
             self.goals[goal] = Goal(goal, entry_id)
         self.tools.request = digest(goal)
@@ -503,9 +541,6 @@ class _Builder:
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
                     self.failed[approach] = Decision(approach, entry_id)
-            for choice in _progress.assistant_choices(words):
-                if choice not in self.decisions and digest(choice) not in self.folded_decisions:
-                    self.decisions[choice] = Decision(choice, entry_id)
             self._findings(words, entry_id)
         if message.get("stopReason") in ("error", "aborted"):
             return  # the turn broke off: its tool calls were never run
@@ -517,18 +552,24 @@ class _Builder:
 
     def _findings(self, text: str, entry_id: str | None) -> None:
         """What the assistant reports in its own words: its first statements that name
-        something specific ("Dr. Amara Osei on Tue March 10", "orders is 412 GB") — what it
-        read in results, as reference facts, never pinned, the oldest going first. A
+        something specific ("Dr. Amara Osei on Tue March 10", "orders is 412 GB") or state
+        a diagnosis with its subject ("the bug is in `parse_date`: it drops the timezone")
+        — what it found, as reference facts, never pinned, the oldest going first. A
         question or a guess ("maybe", "I think") reports nothing."""
         found = 0
         for start, end in sentences(text):
             sentence = text[start:end].strip()
             low = pat.lower_same(sentence)
-            if found >= MAX_FINDINGS_PER_REPLY or len(sentence) < MIN_FINDING_CHARS:
+            if found >= MAX_FINDINGS_PER_REPLY:
                 break
+            if len(sentence) < MIN_FINDING_CHARS:
+                continue  # "Found it." says nothing of its own
             if sentence.endswith(("?", "？")) or _HEDGE.search(low):
                 continue
-            if not st.has_specific(sentence, low):
+            diagnosis = pat.DIAGNOSIS.search(low) is not None and (
+                pat.CODE_NAME.search(sentence) is not None or st.has_subject(sentence, low)
+            )
+            if not diagnosis and not st.has_specific(sentence, low):
                 continue
             if "\n" in sentence or sentence.startswith(("```", "|", "#")):
                 continue  # a list, table or code the assistant wrote: not one statement
@@ -540,27 +581,19 @@ class _Builder:
             del self.facts[key]
 
     def _decisions(self, text: str, low: str, entry_id: str | None) -> None:
-        has_next = pat.NEXT_STEP_ANYWHERE.search(low) is not None
-        if not has_next and not (
-            any(map(low.__contains__, pat.DECISION_WORDS)) and pat.DECISION.search(low)
-        ):
-            return
+        """The assistant's stated choices (:mod:`synopsis.state._choices`) and the next
+        steps it says remain; a next step is an intention for later, not a choice."""
         steps: list[str] = []
-        for start, end in sentences(text):
-            sentence_low = low[start:end]
-            if has_next:
-                step = pat.NEXT_STEP.search(sentence_low)
+        if pat.NEXT_STEP_ANYWHERE.search(low) is not None:
+            for start, end in sentences(text):
+                step = pat.NEXT_STEP.search(low[start:end])
                 if step is not None:
                     steps.append(window(text[start:end], step.start()))
-                    continue  # an intention for later, not a decision taken
-            if text[end - 1] in "?？":
+        for choice in _choices.assistant_choices(text):
+            if any(choice.startswith(step) for step in steps):
                 continue
-            match = pat.DECISION.search(sentence_low)
-            if match is None or pat.TRIVIAL_DECISION.search(sentence_low):
-                continue
-            decision = window(text[start:end], match.start())
-            if decision not in self.decisions and digest(decision) not in self.folded_decisions:
-                self.decisions[decision] = Decision(decision, entry_id)
+            if choice not in self.decisions and digest(choice) not in self.folded_decisions:
+                self.decisions[choice] = Decision(choice, entry_id)
         if steps:
             self.next_steps = tuple(dict.fromkeys(steps))[:MAX_NEXT_STEPS]
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted
 from synopsis.state._progress import (
@@ -27,7 +28,6 @@ from synopsis.state._progress import (
     is_finished,
     is_follow_up,
     is_reply,
-    is_stated_choice,
     statement_words,
 )
 from synopsis.state._text import (
@@ -535,10 +535,10 @@ def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decisio
 
 
 def _is_asked(text: str, asked: list[str]) -> bool:
-    """Whether a user's "choice" is the words of one of their requests ("Find a room in
-    Porto and hold it."): Goal states it as what was asked; a choice is made between
-    options, within a request."""
-    return len(text) > _SHORT_CHOICE and any(text in goal for goal in asked)
+    """Whether a user's "choice" is all of one of their requests ("Find a room in Porto
+    and hold it."): Goal states it as what was asked; a choice is made between options,
+    within a request (a sentence of a longer request that chooses stays a choice)."""
+    return len(text) > _SHORT_CHOICE and text in asked
 
 
 _SHORT_CHOICE = 40
@@ -620,7 +620,9 @@ def _context_items(
         else:  # what the assistant reported of a result outlasts a bare value from one
             priority = P_FINDING if fact.source == "assistant" else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
-    corrected_slots = {i.slot for i in state.identifiers if i.superseded_by and i.slot}
+    # the values a correction put in place of others: only these are marked corrected (a
+    # second version or date of the same slot that replaced nothing is just a value)
+    replacing = {i.superseded_by for i in state.identifiers if i.superseded_by}
     listed: dict[tuple[str | None, str], int] = {}
     for identifier in state.identifiers:
         if identifier.written == "tool":
@@ -651,7 +653,7 @@ def _context_items(
             continue
         context = one_line(identifier.context)
         line = identifier_line(identifier, stale)
-        if identifier.slot in corrected_slots and identifier.source == "user":
+        if identifier.value in replacing and identifier.source == "user":
             line += CORRECTED_NOTE
         # a value an earlier checkpoint kept is kept again (its text is all we have of it)
         kept_before = identifier.source == "summary" and identifier.kind not in ("sha", "path")

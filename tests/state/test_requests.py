@@ -1,0 +1,91 @@
+"""Which user messages are requests, and how much of a message the Goal keeps.
+
+Conversations written for these tests, in our own words (not taken from any corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from synopsis.state import extract_working_state
+from synopsis.state.extract import goal_text, is_request
+from tests.state.builders import say, user
+
+
+def goals(*texts: str) -> list[str]:
+    messages = []
+    for text in texts:
+        messages += [user(text), say("Done.")]
+    return [g.text for g in extract_working_state(messages).goals]
+
+
+def test_the_sentences_that_say_what_the_result_must_be_stay_with_the_request() -> None:
+    text = (
+        "Convert the export script to asyncio. Add a progress bar while it runs.\n"
+        "It lives in tools/export.py."
+    )
+    assert goal_text(text) == (
+        "Convert the export script to asyncio. Add a progress bar while it runs. "
+        "It lives in tools/export.py."
+    )
+
+
+def test_a_rule_after_the_request_stands_under_constraints_not_in_the_goal() -> None:
+    text = "Rename the users table to accounts. Never drop a column while doing it."
+    assert goal_text(text) == "Rename the users table to accounts."
+
+
+def test_a_later_paragraph_joins_only_a_short_request() -> None:
+    short = "Fix the login bug.\n\nIt happens on Safari, right after the redirect."
+    assert goal_text(short) == "Fix the login bug. It happens on Safari, right after the redirect."
+    long = (
+        "Please rework the nightly report so that it groups the rows by region and week.\n\n"
+        "Unrelated, the office is closed on Friday."
+    )
+    assert goal_text(long).endswith("by region and week.")
+
+
+def test_context_before_the_ask_is_kept_when_it_fits() -> None:
+    text = "Our S3 bill doubled this month. Can you set up lifecycle rules on the log buckets?"
+    assert goal_text(text) == text
+
+
+def test_a_message_without_an_ask_keeps_only_its_first_sentence() -> None:
+    text = "We fly out on the 3rd. The hotel is the one near the station. It has a pool."
+    assert goal_text(text) == "We fly out on the 3rd."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the sidebar links still point at the old domain, so update them too",
+        "The export page doesn't load any more after your change.",
+        "why isn't the cache invalidated when the file changes?",
+        "I get a KeyError when the config has no [db] section",
+        "Проверь, почему тесты падают на CI после обновления.",
+    ],
+)
+def test_later_messages_that_ask_are_requests(text: str) -> None:
+    assert is_request(text)
+    assert goals("Set up the project.", text)[-1] == goal_text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The staging database is Postgres 15 in eu-west-1.",
+        "thanks, that looks right to me",
+        "btw, did the coffee machine get fixed?",
+        "We use Redis and use it for sessions only.",
+        "Never log the tokens.",
+    ],
+)
+def test_statements_asides_and_thanks_are_no_requests(text: str) -> None:
+    assert not is_request(text)
+    assert goals("Set up the project.", text) == ["Set up the project."]
+
+
+def test_short_replies_are_no_requests() -> None:
+    for reply in ("yes", "ok do it", "continue", "go ahead", "好的", "继续"):
+        assert goals("Move the cron job to a systemd timer.", reply) == [
+            "Move the cron job to a systemd timer."
+        ]
