@@ -63,3 +63,25 @@ def test_a_title_ends_no_sentence() -> None:
 def test_no_at_the_start_of_a_reply_still_ends_a_sentence() -> None:
     text = "No. Keep the old one."
     assert [text[a:b] for a, b in sentences(text)] == ["No.", "Keep the old one."]
+
+
+def test_a_diagnosis_with_its_subject_is_a_finding() -> None:
+    """What the agent found out, said with the code name it is about, in our own words."""
+    messages = [
+        user("Why are the invoices dated a day early?"),
+        say(
+            "Found it. The bug is in `to_local_day`: it drops the timezone before truncating. "
+            "I think the report job is also slow."
+        ),
+        user("And why does the sync stop after a while?"),
+        say("Root cause: the retry loop in sync_worker never resets its attempt counter."),
+    ]
+    facts = [f.text for f in extract_working_state(messages).facts if f.source == "assistant"]
+    assert "The bug is in `to_local_day`: it drops the timezone before truncating." in facts
+    assert "Root cause: the retry loop in sync_worker never resets its attempt counter." in facts
+    assert not any("I think" in fact for fact in facts)  # a guess finds nothing
+
+
+def test_a_remark_without_a_subject_is_no_finding() -> None:
+    messages = [user("Check the build."), say("Found it. That was the problem all along.")]
+    assert not [f for f in extract_working_state(messages).facts if f.source == "assistant"]

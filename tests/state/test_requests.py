@@ -89,3 +89,20 @@ def test_short_replies_are_no_requests() -> None:
         assert goals("Move the cron job to a systemd timer.", reply) == [
             "Move the cron job to a systemd timer."
         ]
+
+
+def test_an_explicit_ask_past_the_window_joins_a_long_lead_in() -> None:
+    lead = (
+        "Right, time for the flaky suite. The integration tests fail about one run in five "
+        "on CI and pass locally, mostly the ones that talk to the queue, and I suspect the "
+        "fixtures share one broker between workers. We tried pinning pytest-xdist to one "
+        "worker last week and it helped a bit but made the run take twenty minutes. "
+    )
+    ask = "Can you give every worker its own broker vhost?"
+    goal = goal_text(lead + ask + " The CI config is in .ci/test.yml.")
+    assert goal.startswith("Right, time for the flaky suite.")
+    assert goal.endswith(f" … {ask}")
+
+
+def test_can_we_asks() -> None:
+    assert is_request("Can we also tag the release commit with the version number")

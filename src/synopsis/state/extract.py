@@ -25,6 +25,7 @@ from synopsis.state import _choices, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._text import (
+    MAX_SENTENCE,
     digest,
     normalize_ws,
     prose,
@@ -129,7 +130,8 @@ def goal_text(text: str) -> str:
     MAX_GOAL_CHARS. "Our S3 bill is silly. Can you set up lifecycle rules on the logging
     buckets?" keeps both; "Port this project to Rust. Create a standalone library."
     keeps the second sentence, which says what the result must be. Context that does not
-    fit before the ask goes first (the oldest)."""
+    fit before the ask goes first (the oldest); an explicit ask past the window joins
+    with "…"."""
     paragraphs = [normalize_ws(p) for p in _PARAGRAPH.split(text[: MAX_GOAL_CHARS * 6])]
     flat = "\n".join(p for p in paragraphs if p)
     spans = sentences(flat)
@@ -141,8 +143,10 @@ def goal_text(text: str) -> str:
     ask = next((i for i in range(first, len(spans)) if _asks(flat[slice(*spans[i])])), None)
     if ask is None or spans[ask][0] - spans[first][0] > MAX_GOAL_CHARS:
         # no request near the start: the first sentence stands for it (what follows is
-        # context, facts the user may correct later, kept as facts)
-        return window(flat[slice(*spans[first])], 0, MAX_GOAL_CHARS)
+        # context, facts the user may correct later, kept as facts), with the explicit
+        # ask further on in its paragraph, if any
+        goal = window(flat[slice(*spans[first])], 0, MAX_GOAL_CHARS)
+        return _with_later_ask(goal, flat, spans, first)
     start = first
     while start < ask and spans[ask][1] - spans[start][0] > MAX_GOAL_CHARS:
         start += 1  # keep the request, drop the oldest context
@@ -159,7 +163,27 @@ def goal_text(text: str) -> str:
     if len(goal) > MAX_GOAL_CHARS:  # one long sentence: around where it asks
         at = _ASKS.search(goal)
         goal = window(goal, at.start() if at else 0, MAX_GOAL_CHARS)
+    return _with_later_ask(goal, flat, spans, end)
+
+
+def _with_later_ask(goal: str, flat: str, spans: list[tuple[int, int]], end: int) -> str:
+    """A lead-in that only names the work ("Ok, now to tackle some tech debt. …") is
+    followed, past the window, by the explicit ask ("Can you update my project to …?"):
+    that one joins it, when it stands in the same paragraph."""
+    if _ASKS.search(goal):
+        return goal
+    for index in range(end + 1, len(spans)):
+        if _paragraph_of(flat, spans, index) != _paragraph_of(flat, spans, end):
+            break
+        sentence = flat[slice(*spans[index])].strip()
+        if _ASKS.search(sentence):
+            return f"{goal} … {window(sentence, 0, MAX_SENTENCE)}"
     return goal
+
+
+def _paragraph_of(flat: str, spans: list[tuple[int, int]], index: int) -> int:
+    """How many paragraph breaks stand before sentence ``index`` of ``flat``."""
+    return flat.count("\n", 0, spans[index][0])
 
 
 MAX_GOAL_CHARS = 300
@@ -167,7 +191,8 @@ _SHORT_REQUEST = 60
 """A request this short ("Fix the login bug.") takes the next paragraph with it."""
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
 _ASKS = re.compile(
-    r"[?？]\s*$|^(?:please|pls|can you|could you|would you|i (?:really |also |just )?(?:need|want)|"
+    r"[?？]\s*$|^(?:please|pls|can (?:you|we)|could (?:you|we)|would you|shall we|"
+    r"i (?:really |also |just )?(?:need|want)|"
     r"i'?d (?:really )?like|i would like|we need|"
     r"help me|let'?s)\b|请|帮我|麻烦|能不能|可以帮",
     re.IGNORECASE,
@@ -199,6 +224,13 @@ def is_request(text: str) -> bool:
         if _asks(sentence) or pat.REQUEST_INSIDE.search(low) or pat.PROBLEM_REPORT.search(low):
             return True
     return not attribution.has_rules_for(normalize_ws(head))
+
+
+def asks_anew(text: str) -> bool:
+    """Whether a user message that follows a request under way asks for something of its
+    own: not a routine next step of it ("Nice, please commit"), and a request
+    (:func:`is_request`)."""
+    return not _progress.is_follow_up(text) and is_request(text)
 
 
 def _skip_space(text: str, at: int) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from synopsis.state._progress import is_reply
-from synopsis.state.extract import extract_working_state
+from synopsis.state.extract import asks_anew, extract_working_state
 from synopsis.state.model import Decision, WorkingState
 from synopsis.state.render import Layout, render_state
 from synopsis.summarizers.base import SummaryKind, SummaryRequest, SummaryResult, SummaryUsage
@@ -66,6 +66,8 @@ def summarize_request(request: SummaryRequest) -> str:
             if all(d.text != reply.text for d in state.decisions):
                 choice = Decision(reply.text, reply.entry_id, "user")
                 state = replace(state, decisions=(*state.decisions, choice))
+        elif seed.goals and new_goals and not asks_anew(new_goals[0].text):
+            new_goals = new_goals[1:]  # "Nice, please commit": a step of the request under way
         goals = {goal.text: goal for goal in (*seed.goals, *new_goals)}
         state = replace(state, goals=tuple(goals.values()))
     else:
