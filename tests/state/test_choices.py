@@ -133,6 +133,8 @@ def test_a_plan_stated_as_a_list_is_one_decision() -> None:
         "Fixed the parser to accept blank lines.",
         "Would you like me to go with the smaller instance?",
         "Option A is a cron job; option B is a systemd timer.",
+        "The tests pass now since the fixture is fixed. Let me commit the changes:",
+        "Rules for the changelog:\n- Group entries by type\n- Say why I chose the bump\n",
     ],
 )
 def test_options_guesses_narration_and_pleasantries_are_no_decisions(text: str) -> None:
@@ -172,3 +174,16 @@ def test_a_value_of_a_corrected_slot_that_replaced_nothing_is_not_marked_correct
     assert not any("9100" in line for line in marked)  # another port, replacing none
     assert "the API port is 9090" in text
     assert "8080" not in text
+
+
+def test_a_yes_in_another_language_to_a_closing_question_decides_it() -> None:
+    said = "Индекс пересоздаётся при каждом запуске. Перенести его в отдельную задачу cron?"
+    assert approved_proposal("да, давай", said) == (
+        "да, давай → Перенести его в отдельную задачу cron?"
+    )
+
+
+def test_a_choice_reported_with_its_reason_is_a_decision() -> None:
+    text = "I used a frozenset instead of a list, since the lookups dominate."
+    assert assistant_choices(text) == [text]
+    assert assistant_choices("I used the search tool to find the file.") == []

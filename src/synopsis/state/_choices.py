@@ -131,7 +131,10 @@ _NAMED = re.compile(
 _POSITIVE = re.compile(
     r"^(?:yes|yeah|yep|yup|ok(?:ay)?|sure|sounds good|go ahead|do it|please do|go for it|"
     r"agreed?|perfect|great|fine|lgtm|approved?|let'?s do (?:it|that)|that works|"
-    r"好的?|行|可以|没问题|同意|就这样|就这么办|嗯)\b",
+    r"好的?|行|可以|没问题|同意|就这样|就这么办|嗯|"
+    # yes in other languages: a yes answers the proposal whatever the language
+    r"да|давай|ок|хорошо|ja|jo|oui|d'accord|sí|si|vale|sim|claro|tak|ano|jasne|evet|"
+    r"はい|お願い|네|좋아)(?!\w)",
     re.IGNORECASE,
 )
 _NEGATIVE = re.compile(
@@ -158,12 +161,16 @@ def approved_proposal(reply: str, said: str | None) -> str | None:
         return None
     if not (_POSITIVE.match(line) or _NEGATIVE.match(line)):
         return None
-    spans = sentences(said[-1500:])
     tail = said[-1500:]
+    spans = sentences(tail)
     for start, end in reversed(spans[-4:]):  # the proposal is near the end of its message
         proposal = normalize_ws(tail[start:end])
         if _PROPOSAL.search(proposal) and len(proposal) >= 12:
             return f"{line} → {cap(proposal, MAX_STATEMENT)}"
+    if spans:  # in any language, a closing question is what a yes or no answers
+        last = normalize_ws(tail[slice(*spans[-1])])
+        if _is_question(last) and len(last) >= 12:
+            return f"{line} → {cap(last, MAX_STATEMENT)}"
     return None
 
 
@@ -214,6 +221,13 @@ _EXPLICIT = re.compile(
 )
 """A choice said as one: decided, going with, opting for, "I'd skip …", "the fix: …",
 "X instead of Y", "stripping is safer", "修复：统一用 …"."""
+_CHOSE = re.compile(
+    r"\b(?:i|we) (?:went with|chose|picked|opted for|switched (?:it |this |that )?to|settled on|"
+    r"used|kept|replaced)\b",
+    re.IGNORECASE,
+)
+"""A choice reported as made ("I used a set instead of a list, since …"): a decision when
+it gives its reason or what it was instead of."""
 _INTENT = re.compile(
     r"(?:^|[,;:—–]\s*|\s-\s|\bso\s+)(?:now\s+|then\s+|first\s+|ok(?:ay)?,?\s+)?"
     r"(?:i(?:'|’)ll|i will|i(?:'|’)m going to|i am going to|i need to|i(?:'|’)ll need to|"
@@ -232,7 +246,8 @@ _LOOKING = frozenset({
     "know", "help", "grep", "scan", "rerun", "re-run", "confirm", "show", "print", "dig", "go",
     "work", "walk", "summarize", "summarise", "think", "figure", "gather", "fetch",
     "double-check", "create", "write", "present", "wait", "ask", "tell", "focus", "first",
-    "quickly", "now"
+    "quickly", "now", "commit", "push", "stage", "save", "rebuild", "build", "install",
+    "restart"
 })  # fmt: skip
 """Verbs of finding out, or of starting: what the agent does next, no choice made."""
 _MEANS = frozenset({
@@ -296,6 +311,8 @@ def _choice_kind(sentence: str) -> str | None:
         return None  # "I'll help you set that up!": a pleasantry
     if _EXPLICIT.search(sentence):
         return "explicit"
+    if _CHOSE.search(sentence) and _REASON.search(sentence):
+        return "reasoned"
     intent = _INTENT.search(sentence)
     if intent is None:
         zh = _INTENT_ZH.search(sentence)
@@ -315,6 +332,7 @@ _CUES = (
     "let's", "let’s", "lets ", "we'll", "we’ll", "we will", "we need", "we should", "i should",
     "i'd", "i’d", "decid", "decision", "going with", "opt", "chose", "choosing", "settle",
     "switching", "the plan", "the fix", "instead", "rather than", "needs no", "safer",
+    "went with", "picked", "used", "kept", "replaced",
     "simpler", "cleaner", "better", "faster", "robust", "修复", "统一用", "改用", "决定",
     "就用", "采用", "选用", "选择了", "方案", "计划", "我",
 )  # fmt: skip
@@ -330,6 +348,8 @@ def assistant_choices(text: str) -> list[str]:
     spans = sentences(text)
     for index, (start, end) in enumerate(spans):
         sentence = normalize_ws(text[start:end])
+        if _in_list_item(text, start) and not _FIRST_PERSON.match(sentence):
+            continue  # a line of a list (a plan's items join the sentence that heads it)
         kind = _choice_kind(sentence)
         if kind is None:
             continue
@@ -365,6 +385,17 @@ def assistant_choices(text: str) -> list[str]:
             found = [earlier for earlier in found if earlier not in decision]  # now with more
             found.append(decision)
     return found
+
+
+_FIRST_PERSON = re.compile(r"(?:i|we|let(?:'|’)?s)\b|我", re.IGNORECASE)
+
+
+def _in_list_item(text: str, start: int) -> bool:
+    """Whether the sentence at ``start`` stands in a line of a list ("- Include …")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return _LIST_ITEM.match(line) is not None
 
 
 def _chooses_nothing(sentence: str) -> bool:
