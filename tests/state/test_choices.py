@@ -134,6 +134,8 @@ def test_a_plan_stated_as_a_list_is_one_decision() -> None:
         "Would you like me to go with the smaller instance?",
         "Option A is a cron job; option B is a systemd timer.",
         "The tests pass now since the fixture is fixed. Let me commit the changes:",
+        "It's not exported. Let me fix the test to use the exported API:",
+        "The output looks off. Let me trace through what happens:\n1. the hook runs\n2. it exits\n",
         "Rules for the changelog:\n- Group entries by type\n- Say why I chose the bump\n",
     ],
 )

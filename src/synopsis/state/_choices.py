@@ -247,16 +247,22 @@ _LOOKING = frozenset({
     "work", "walk", "summarize", "summarise", "think", "figure", "gather", "fetch",
     "double-check", "create", "write", "present", "wait", "ask", "tell", "focus", "first",
     "quickly", "now", "commit", "push", "stage", "save", "rebuild", "build", "install",
-    "restart"
+    "restart", "trace", "debug", "step", "reproduce", "compare"
 })  # fmt: skip
 """Verbs of finding out, or of starting: what the agent does next, no choice made."""
+_ROUTINE = frozenset({
+    "fix", "update", "change", "correct", "adjust", "modify", "edit", "add", "improve",
+    "clean", "tidy", "tweak", "rewrite", "refactor"
+})  # fmt: skip
+"""Verbs of the edit at hand ("It's not exported. Let me fix the test:"): a choice only
+with its reason in the same sentence, or as the head of a plan."""
 _MEANS = frozenset({
     "use", "switch", "pick", "choose", "adopt", "stick", "keep", "prefer", "replace",
     "migrate", "store", "represent"
 })  # fmt: skip
 """Verbs that choose a means ("I'll use an enum to …"): a choice even without a reason."""
 _REASON = re.compile(
-    r"\b(?:because|since|as (?:it|this|that|they|the|we|there|you|a|an|these|those)|so that|"
+    r"\b(?:because|since|as (?:it|this|that|they|the|we|there|you|these|those)|so that|"
     r"given (?:that|the)|to avoid|to keep|to prevent|for now|instead of|rather than|"
     r"which (?:is|are|means|satisfies|keeps|avoids|matches|makes))\b|"
     r"\((?:not|no|which|since|because|as)\b|\s[-–—]\s(?:these|this|it|they|that|the)\b|"
@@ -369,7 +375,9 @@ def assistant_choices(text: str) -> list[str]:
                     parts.insert(0, earlier)
         elif kind == "bare":  # why is in the sentence before, or it heads a plan
             reason = before[-1] if before else ""
-            if reason and _is_support(reason) and _PROBLEM.search(reason):
+            intent = _INTENT.search(sentence)
+            routine = intent is not None and intent.group("verb").lower() in _ROUTINE
+            if reason and not routine and _is_support(reason) and _PROBLEM.search(reason):
                 parts.insert(0, reason)
             elif not _plan_items(text, end):
                 continue  # an action with no why: the next step, not a choice
