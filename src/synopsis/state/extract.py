@@ -72,7 +72,6 @@ _HEDGE = re.compile(
 )
 
 _SLASH_COMMAND = re.compile(r"^/\S*$")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
 
 def extract_working_state(
@@ -231,12 +230,6 @@ def asks_anew(text: str) -> bool:
     own: not a routine next step of it ("Nice, please commit"), and a request
     (:func:`is_request`)."""
     return not _progress.is_follow_up(text) and is_request(text)
-
-
-def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at].isspace():
-        at += 1
-    return at
 
 
 class _Builder:
