@@ -238,3 +238,26 @@ def test_a_value_the_agent_replaced_in_its_next_call_leaves_the_text_and_the_cal
     assert "4810" not in text  # the route in force is 4830; 4810 stays in the state
     assert "route=4830" in text and "hold_seats" in text
     assert "4810" in {i.value for i in state.identifiers if i.superseded_by == "4830"}
+
+
+# --- a statement that holds two values of one slot: the update moves the one it is about ---
+
+
+@pytest.mark.parametrize(
+    ("first", "update", "moved", "stays"),
+    [
+        ("My son finishes school at 3:15 on weekdays, and his judo class is Sunday at 9:00.",
+         "Heads up: the dojo moved judo class to Sunday 16:00.", "9:00", "3:15"),
+        ("他每天 17:40 下班，周日 8:30 有晨跑团。", "跑团群里说了，晨跑团改成周日 7:00 集合。",
+         "8:30", "17:40"),
+    ],
+)  # fmt: skip
+def test_an_update_replaces_only_the_value_of_the_clause_it_is_about(
+    first: str, update: str, moved: str, stays: str
+) -> None:
+    request = user("Help me plan next week around the family's schedule.")
+    state = extract_working_state([request, say("Sure."), user(first), say("Noted."), user(update)])
+    text = render_state(state)
+    assert stays in text  # the other value of that slot still holds
+    assert moved not in text
+    assert moved in state.superseded_values()

@@ -24,6 +24,7 @@ from synopsis.session.context import entry_message
 from synopsis.state import _choices, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
+from synopsis.state._relied import ReliedLines
 from synopsis.state._text import (
     MAX_SENTENCE,
     digest,
@@ -65,6 +66,8 @@ MAX_NEXT_STEPS = 5
 MAX_FINDINGS = 12
 """The assistant's reports of tool results kept as reference facts (the latest ones)."""
 MAX_FINDINGS_PER_REPLY = 2
+MAX_RELIED = 24
+"""Lines of tool output a reply relied on, kept as reference facts (the latest ones)."""
 MIN_FINDING_CHARS = 16
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|probably|might|could|would|i think|i guess|i suspect|let me|i'll|"
@@ -249,6 +252,7 @@ class _Builder:
         self.folded_goals = dict.fromkeys(state.folded.goals)
         self.replies = dict.fromkeys(state.folded.replies)
         self.failed = {d.text: d for d in state.failed_approaches}
+        self.relied = ReliedLines(state.unread_output)
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -260,7 +264,9 @@ class _Builder:
             self._assistant(message, entry_id)
         elif role == "toolResult":
             record = self.tools.result(message, entry_id)
-            self.values.reported(text_of(message, "\n"), entry_id)
+            output = text_of(message, "\n")
+            self.values.reported(output, entry_id)
+            self.relied.result(output, entry_id)
             if record is not None:
                 self._history(self.tools.rewrite_of(record), record.outcome)
         elif role == "bashExecution":
@@ -292,6 +298,7 @@ class _Builder:
         typed = attribution.typed_text(parts)
         if not typed.strip():
             return
+        self._relied_on(typed)
         low = pat.lower_same(typed)
         if self.tools.request is not None and _progress.says_it_works(typed):
             self.tools.close_request(self.tools.request)  # the user saw it work
@@ -498,12 +505,17 @@ class _Builder:
             store, key, old_text, _ = max(
                 enumerate(pool), key=lambda c: _rank(c[0], c[1], words, context)
             )[1]
-            old_slots = {c for c, _ in st.value_classes(old_text)}
-            # a value a sentence of the message keeps ("Return stays the 28th") keeps its
-            # statement, with only the replaced value cut from it
-            stays = [v for c, v in st.value_classes(old_text) if same(c) and _said(v, kept)]
+            old_values = st.value_classes(old_text)
+            old_slots = {c for c, _ in old_values}
+            replaced = _replaced_values(old_text, old_values, same, restated, words)
+            # a value a sentence of the message keeps ("Return stays the 28th"), or one of
+            # the slot's values that the update is not about ("she's out at 4:30, piano is
+            # Saturday 10am" when piano moves), keeps its statement, with only the
+            # replaced value cut from it
+            stays = [v for c, v in old_values if same(c) and (_said(v, kept) or v not in replaced)]
+            stays = [v for v in stays if not _said(v, restated)]
             if (old_slots <= updated and not stays) or (
-                slot == "number" and all(same(c) for c in old_slots)
+                slot == "number" and all(same(c) for c in old_slots) and not stays
             ):
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
@@ -518,9 +530,8 @@ class _Builder:
                 ):
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()
-            for old_class, old_value in st.value_classes(old_text):
-                # a value the update states again, or a part of one ("周三" of "下周三"), stays
-                if same(old_class) and not _said(old_value, restated):
+            for old_class, old_value in old_values:
+                if old_value in replaced:
                     self.values.retire(old_value, new_value)
                     day = st.date_key(old_value) if old_class == "date" else None
                     if day is not None and day != st.date_key(new_value):
@@ -557,6 +568,7 @@ class _Builder:
     def _assistant(self, message: dict[str, Any], entry_id: str | None) -> None:
         texts = [block_text(b) for b in blocks(message) if b.get("type") == "text"]
         text = "\n".join(t for t in texts if t)
+        self._relied_on(text)
         if text.strip():
             self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
@@ -603,6 +615,15 @@ class _Builder:
             found += 1
         findings = [k for k, f in self.facts.items() if f.source == "assistant"]
         for key in findings[: max(0, len(findings) - MAX_FINDINGS)]:
+            del self.facts[key]
+
+    def _relied_on(self, reply: str) -> None:
+        """The lines of the latest tool results that ``reply`` refers to: reference facts
+        (what the tool said, verbatim), the latest :data:`MAX_RELIED` of them."""
+        for fact in self.relied.reply(reply):
+            self._add_fact(fact)
+        relied = [k for k, f in self.facts.items() if f.source == "tool"]
+        for key in relied[: max(0, len(relied) - MAX_RELIED)]:
             del self.facts[key]
 
     def _decisions(self, text: str, low: str, entry_id: str | None) -> None:
@@ -687,6 +708,7 @@ class _Builder:
                 ok_calls_by_tool=tuple(self.tools.ok_by_tool.items()),
             ),
             last_said=self.said,
+            unread_output=self.relied.unread(),
         )
 
 
@@ -730,6 +752,39 @@ def _restates(text: str, same: Callable[[str], bool], restated: set[str]) -> boo
     it changes ("still one hour")."""
     values = [v for c, v in st.value_classes(text) if same(c)]
     return bool(values) and all(_said(v, restated) for v in values)
+
+
+_CLAUSE_BREAK = re.compile(r"[,;，；。.!?！？]\s*|\s+(?:and|but|while)\s+")
+
+
+def _replaced_values(
+    old_text: str,
+    old_values: Sequence[tuple[str, str]],
+    same: Callable[[str], bool],
+    restated: Collection[str],
+    words: set[str],
+) -> set[str]:
+    """The values of ``old_text`` an update replaces: those of its slot it does not state
+    again ("周三" of "下周三" stays) — and, when the statement holds several, only those
+    in a clause about the update's subject ("she's out at 4:30, piano is at 10" keeps
+    4:30 when piano moves), unless no clause is about it."""
+    values = [v for c, v in old_values if same(c) and not _said(v, restated)]
+    if len(values) < 2:
+        return set(values)
+    about = {v for v in values if words & _subject_words(_clause_of(old_text, v))}
+    return about or set(values)
+
+
+def _clause_of(text: str, value: str) -> str:
+    """The clause of ``text`` that holds ``value`` (between commas, semicolons, "and" …)."""
+    at = text.find(value)
+    if at < 0:
+        return text
+    start = 0
+    for match in _CLAUSE_BREAK.finditer(text, 0, at):
+        start = match.end()
+    after = _CLAUSE_BREAK.search(text, at + len(value))
+    return text[start : after.start() if after else len(text)]
 
 
 def _said(value: str, restated: Collection[str]) -> bool:

@@ -183,6 +183,9 @@ class WorkingState:
     """The end of the assistant's latest words (at most :data:`LAST_SAID_CHARS`): what
     the user's next short reply answers, so a reply right after a compaction is read as
     it would have been without one."""
+    unread_output: tuple[Fact, ...] = ()
+    """The latest tool results no reply has read yet (their lines that may be facts): the
+    reply that shows which lines the work relies on may come after a compaction."""
 
     # --- derived views ----------------------------------------------------------------
 
@@ -290,6 +293,11 @@ class WorkingState:
                 **({"replies": list(self.folded.replies)} if self.folded.replies else {}),
             },
             **({"lastSaid": self.last_said} if self.last_said else {}),
+            **(
+                {"unreadOutput": [_fact_json(f) for f in self.unread_output]}
+                if self.unread_output
+                else {}
+            ),
         }
 
     @classmethod
@@ -322,6 +330,7 @@ class WorkingState:
                 replies=tuple(_strings(folded.get("replies"))),
             ),
             last_said=_last_said(data.get("lastSaid")),
+            unread_output=_items(data.get("unreadOutput"), _fact_from),
         )
 
 

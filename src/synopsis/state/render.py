@@ -617,8 +617,9 @@ def _context_items(
             continue  # an order for the moment or venting: nothing a later step needs
         if fact.written == "typed":
             priority = P_PINNED_VALUE
-        else:  # what the assistant reported of a result outlasts a bare value from one
-            priority = P_FINDING if fact.source == "assistant" else P_MINOR_VALUE
+        else:  # what a reply reported of a result, or the lines of it the reply relied
+            # on (:mod:`synopsis.state._relied`), outlast a bare value from one
+            priority = P_FINDING if fact.source in ("assistant", "tool") else P_MINOR_VALUE
         yield _Item(section, fact_line(fact.text), priority, order())
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)

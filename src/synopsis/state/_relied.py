@@ -1,0 +1,143 @@
+"""Lines of tool output that the conversation goes on to rely on.
+
+A tool prints far more than matters; what matters is what the work then uses. The
+assistant's next words (or the user's) say which lines those are: "orders is 412 GB" after
+a table of sizes, "`consumer poll timeout has expired (max.poll.interval.ms=300000)`"
+after a log, "River crossings are allowed but not covered" after a policy page. A line of
+a result that shares a specific token with the reply — a number of three or more digits,
+an identifier (``debezium_old``, ``K8WZ2M``, ``v1beta2``), a name, several content words —
+is kept verbatim as a reference fact, what the tool said rather than the reply's
+paraphrase of it. The result is data: a line that addresses an agent or an AI ("Note for
+automation tooling: …") is never kept, whatever refers to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from synopsis.state._text import window
+from synopsis.state.model import Fact
+
+MAX_PENDING = 6
+"""Results remembered until a reply reads them (the latest ones)."""
+MAX_RESULT_CHARS = 20_000
+"""How much of one result is searched (the rest of a huge log is not)."""
+MAX_UNREAD_CHARS = 4000
+"""How much of a result no reply has read yet travels to the next round (its lines that
+could be relied on: the reply may come after the next compaction)."""
+MAX_LINES_PER_RESULT = 3
+MAX_LINE_CHARS = 200
+MIN_SCORE = 3
+"""A line is relied on when the tokens it shares with the reply weigh this much: one
+specific token (a long number, an identifier) or a few content words."""
+
+_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_TOKEN = re.compile(
+    r"[a-z0-9]+(?:[_./-][a-z0-9]+)+"  # identifiers, dotted names, versions, paths
+    r"|[a-z]*\d[a-z0-9]*"  # numbers and codes with a digit
+    r"|[a-z]{4,}"  # words
+    r"|[\u3400-\u9fff]{2,}",  # CJK runs (read as character pairs)
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_STOP = frozenset(
+    {"that", "this", "with", "from", "have", "will", "were", "been", "into", "your", "they",
+     "them", "then", "there", "what", "when", "which", "about", "after", "before", "also",
+     "just", "here", "only", "than", "more", "each", "some", "such", "would", "could",
+     "should", "does", "done", "true", "false", "null", "none", "line", "file", "error",
+     "info", "warn", "debug", "note", "total", "value", "name", "type", "status"}
+)  # fmt: skip
+_ADDRESSED = re.compile(
+    r"\b(?:ai|llms?|assistants?|agents?|automation|bots?|instructions?|system:)\b|"
+    r"助理|助手|指令|系统提示|忽略",
+    re.IGNORECASE,
+)
+"""A line that speaks to an agent is an instruction planted in data, not a fact."""
+_BARE = re.compile(r"^[\s\W_]*$")
+
+
+def _weights(text: str) -> dict[str, int]:
+    """The tokens of ``text`` with how specific each is (see :data:`MIN_SCORE`)."""
+    found: dict[str, int] = {}
+    for match in _TOKEN.finditer(_DIGIT_COMMA.sub("", text)):
+        token = match.group()
+        if token[0] >= "\u3400":
+            for at in range(len(token) - 1):
+                found[token[at : at + 2]] = 1
+            continue
+        low = token.lower()
+        if low in _STOP:
+            continue
+        if any(c.isdigit() for c in low):
+            digits = sum(c.isdigit() for c in low)
+            weight = 1 if (digits < 3 and low.isdigit()) or _YEAR.match(low) else 3
+        elif any(c in "_./" for c in low):
+            weight = 3
+        elif "-" in low:
+            weight = 2
+        else:  # a name ("Duarte", "Ridge") says more than a common word
+            start = match.start()
+            inside = start > 1 and text[start - 2] not in ".:!?-\n" and text[start - 1] == " "
+            weight = 2 if inside and token[0].isupper() and not token.isupper() else 1
+        found[low] = max(weight, found.get(low, 0))
+    return found
+
+
+class ReliedLines:
+    """Tool results waiting for the reply that shows which of their lines matter.
+
+    ``unread`` are the results a previous round left unread (see :data:`MAX_UNREAD_CHARS`):
+    a result may be compacted before the reply that relies on it comes."""
+
+    def __init__(self, unread: tuple[Fact, ...] = ()) -> None:
+        self.pending = [(f.text, f.entry_id) for f in unread][-MAX_PENDING:]
+
+    def result(self, text: str, entry_id: str | None) -> None:
+        lines = [line for line in text[:MAX_RESULT_CHARS].split("\n") if _candidate(line)]
+        unread = ("\n".join(lines)[:MAX_UNREAD_CHARS], entry_id)
+        if lines and unread not in self.pending:  # merged again: already waiting
+            self.pending = [*self.pending, unread][-MAX_PENDING:]
+
+    def unread(self) -> tuple[Fact, ...]:
+        """The results no reply has read yet, for the next round."""
+        return tuple(Fact(text, entry_id, "tool", "tool") for text, entry_id in self.pending)
+
+    def reply(self, text: str) -> list[Fact]:
+        """The lines of the pending results that ``text`` refers to, as reference facts;
+        the results are read."""
+        pending, self.pending = self.pending, []
+        if not pending or not text.strip():
+            return []
+        said = _weights(text)
+        found: list[Fact] = []
+        for result, entry_id in pending:
+            scored: list[tuple[int, int, str]] = []
+            for index, line in enumerate(result.split("\n")):
+                line = line.strip()
+                shared = {t: w for t, w in _weights(line).items() if t in said}
+                score = sum(shared.values())
+                if score >= MIN_SCORE:
+                    at = _first_strong(line, shared)
+                    scored.append((-score, index, window(line, at, MAX_LINE_CHARS)))
+            best = sorted(scored)[:MAX_LINES_PER_RESULT]
+            found.extend(
+                Fact(line, entry_id, "tool", "tool") for _, _, line in sorted(best, key=_line)
+            )
+        return found
+
+
+def _candidate(line: str) -> bool:
+    """Whether a line of output could be a fact: it says something, and not to an agent."""
+    line = line.strip()
+    return len(line) >= 4 and not _BARE.match(line) and not _ADDRESSED.search(line)
+
+
+def _line(scored: tuple[int, int, str]) -> int:
+    return scored[1]
+
+
+def _first_strong(line: str, shared: dict[str, int]) -> int:
+    """Where the most specific shared token stands in ``line`` (for a window of it)."""
+    token = max(shared, key=lambda t: shared[t])
+    at = line.lower().find(token)
+    return max(at, 0)
