@@ -86,3 +86,22 @@ def test_a_reply_that_names_nothing_of_the_output_keeps_none_of_it() -> None:
         say("Let me also check the retention settings before deciding."),
     ]
     assert _tool_facts(extract_working_state(messages)) == []
+
+
+def test_a_relied_line_outlasts_the_record_of_calls_when_the_checkpoint_must_shrink() -> None:
+    messages = [user("Which table should we archive first?")]
+    for n in range(8):
+        messages += [
+            act(call(f"c{n}", "bash", command=f"psql -c 'select count(*) from shard_{n}'")),
+            result(f"c{n}", "bash", f" count\n-------\n {n}\n(1 row)"),
+        ]
+    messages += [
+        act(call("q1", "bash", command="psql -c 'select sizes'")),
+        result("q1", "bash", SIZES),
+        say("The invoices table is 918 GB, by far the biggest, so start there."),
+    ]
+    state = extract_working_state(messages)
+    full = render_state(state)
+    small = render_state(state, target_chars=len(full) - 200)
+    assert "invoices     | 918 GB" in small
+    assert len(small) < len(full)

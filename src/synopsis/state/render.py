@@ -594,6 +594,8 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
         yield _Item(section, line, P_NEXT, order())
 
 
+_REFERENCE_PRIORITY = {"assistant": P_FINDING, "tool": P_IN_PROGRESS}
+"""How long a reference fact (not typed by the user) lasts, by who stated it."""
 _HASH_KINDS = frozenset({"sha", "commit", "id"})
 """Kinds a tool's output names by the hundred (hashes in a log, ids in a listing)."""
 MAX_UNREFERRED_VALUES = 40
@@ -617,9 +619,10 @@ def _context_items(
             continue  # an order for the moment or venting: nothing a later step needs
         if fact.written == "typed":
             priority = P_PINNED_VALUE
-        else:  # what a reply reported of a result, or the lines of it the reply relied
-            # on (:mod:`synopsis.state._relied`), outlast a bare value from one
-            priority = P_FINDING if fact.source in ("assistant", "tool") else P_MINOR_VALUE
+        else:  # what the assistant reported of a result outlasts a bare value from one;
+            # the lines of a result the work then relied on (:mod:`synopsis.state._relied`)
+            # are substance, kept before decisions and the record of calls
+            priority = _REFERENCE_PRIORITY.get(fact.source, P_MINOR_VALUE)
         yield _Item(section, fact_line(fact.text), priority, order())
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)
