@@ -105,3 +105,19 @@ def test_a_relied_line_outlasts_the_record_of_calls_when_the_checkpoint_must_shr
     small = render_state(state, target_chars=len(full) - 200)
     assert "invoices     | 918 GB" in small
     assert len(small) < len(full)
+
+
+def test_a_status_code_or_a_limit_in_capitals_is_kept_before_any_reply() -> None:
+    reply = '{\n  "ok": false,\n  "error": "ROOM_BLOCK_EXPIRED",\n  "retry_after_s": 30\n}'
+    terms = "DEPOSIT TERMS\nThe deposit is NOT refundable once the menu is printed.\nEnjoy!"
+    messages = [
+        user("Hold the rooms and pay the caterer's deposit."),
+        act(call("h1", "hold_rooms", block="WED-12"), call("d1", "fetch_terms", vendor="cater")),
+        result("h1", "hold_rooms", reply),
+        result("d1", "fetch_terms", terms),
+    ]
+    facts = _tool_facts(extract_working_state(messages))
+    assert facts == [
+        '"error": "ROOM_BLOCK_EXPIRED",',
+        "The deposit is NOT refundable once the menu is printed.",
+    ]  # the heading in capitals is no stressed limit

@@ -54,6 +54,16 @@ _ADDRESSED = re.compile(
 )
 """A line that speaks to an agent is an instruction planted in data, not a fact."""
 _BARE = re.compile(r"^[\s\W_]*$")
+_STATUS_CODE = re.compile(
+    r"[\"']?(?:error|status|code|reason|result|state)[\"']?\s*[:=]\s*[\"']?"
+    r"[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b",
+    re.IGNORECASE,
+)
+"""A status a service returned as a code ("error": "SEAT_PREF_UNAVAILABLE")."""
+_CAPITAL_NEGATION = re.compile(r"(?<![A-Z] )\b(?:NOT|NEVER|ONLY|NO LONGER)\b(?! [A-Z]{2})")
+"""A word written in capitals to stress a limit ("River crossings are NOT covered"), not
+a heading or a shouted line."""
+MAX_FLAGGED_PER_RESULT = 2
 
 
 def _weights(text: str) -> dict[str, int]:
@@ -92,11 +102,19 @@ class ReliedLines:
     def __init__(self, unread: tuple[Fact, ...] = ()) -> None:
         self.pending = [(f.text, f.entry_id) for f in unread][-MAX_PENDING:]
 
-    def result(self, text: str, entry_id: str | None) -> None:
+    def result(self, text: str, entry_id: str | None) -> list[Fact]:
+        """Remember a result for the reply; returns its lines that stand out whatever the
+        reply says: a status code a service returned, a limit stressed in capitals."""
         lines = [line for line in text[:MAX_RESULT_CHARS].split("\n") if _candidate(line)]
         unread = ("\n".join(lines)[:MAX_UNREAD_CHARS], entry_id)
         if lines and unread not in self.pending:  # merged again: already waiting
             self.pending = [*self.pending, unread][-MAX_PENDING:]
+        flagged = [
+            window(line.strip(), 0, MAX_LINE_CHARS)
+            for line in lines
+            if _STATUS_CODE.search(line) or _stressed(line)
+        ]
+        return [Fact(line, entry_id, "tool", "tool") for line in flagged[:MAX_FLAGGED_PER_RESULT]]
 
     def unread(self) -> tuple[Fact, ...]:
         """The results no reply has read yet, for the next round."""
@@ -124,6 +142,15 @@ class ReliedLines:
                 Fact(line, entry_id, "tool", "tool") for _, _, line in sorted(best, key=_line)
             )
         return found
+
+
+def _stressed(line: str) -> bool:
+    """Whether a line of prose stresses a limit in capitals (not a line all in capitals)."""
+    return (
+        _CAPITAL_NEGATION.search(line) is not None
+        and len(line.split()) >= 5
+        and sum(c.islower() for c in line) > sum(c.isupper() for c in line)
+    )
 
 
 def _candidate(line: str) -> bool:

@@ -266,7 +266,7 @@ class _Builder:
             record = self.tools.result(message, entry_id)
             output = text_of(message, "\n")
             self.values.reported(output, entry_id)
-            self.relied.result(output, entry_id)
+            self._relied_on(None, self.relied.result(output, entry_id))
             if record is not None:
                 self._history(self.tools.rewrite_of(record), record.outcome)
         elif role == "bashExecution":
@@ -617,10 +617,11 @@ class _Builder:
         for key in findings[: max(0, len(findings) - MAX_FINDINGS)]:
             del self.facts[key]
 
-    def _relied_on(self, reply: str) -> None:
-        """The lines of the latest tool results that ``reply`` refers to: reference facts
-        (what the tool said, verbatim), the latest :data:`MAX_RELIED` of them."""
-        for fact in self.relied.reply(reply):
+    def _relied_on(self, reply: str | None, flagged: Sequence[Fact] = ()) -> None:
+        """The lines of the latest tool results that ``reply`` refers to (or ``flagged``
+        ones that stand out on their own): reference facts, what the tool said verbatim,
+        the latest :data:`MAX_RELIED` of them."""
+        for fact in (*flagged, *(self.relied.reply(reply) if reply is not None else ())):
             self._add_fact(fact)
         relied = [k for k, f in self.facts.items() if f.source == "tool"]
         for key in relied[: max(0, len(relied) - MAX_RELIED)]:
