@@ -121,3 +121,13 @@ def test_a_status_code_or_a_limit_in_capitals_is_kept_before_any_reply() -> None
         '"error": "ROOM_BLOCK_EXPIRED",',
         "The deposit is NOT refundable once the menu is printed.",
     ]  # the heading in capitals is no stressed limit
+
+
+def test_a_bare_number_line_is_no_fact_but_a_labelled_one_is() -> None:
+    messages = [
+        user("Did the counters line up after the copy?"),
+        act(call("q1", "bash", command="psql -Atc 'select max(id) from jobs'")),
+        result("q1", "bash", "66120931\nnext_job_id|66120930"),
+        say("Not quite: max id is 66120931 but next_job_id is 66120930, one behind."),
+    ]
+    assert _tool_facts(extract_working_state(messages)) == ["next_job_id|66120930"]

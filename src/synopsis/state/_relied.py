@@ -134,7 +134,9 @@ class ReliedLines:
                 line = line.strip()
                 shared = {t: w for t, w in _weights(line).items() if t in said}
                 score = sum(shared.values())
-                if score >= MIN_SCORE:
+                # a lone value ("90211874") says nothing the reply does not: a fact is a
+                # value with what it is of ("orders | 412 GB", '"total": 339')
+                if score >= MIN_SCORE and _labelled(line):
                     at = _first_strong(line, shared)
                     scored.append((-score, index, window(line, at, MAX_LINE_CHARS)))
             best = sorted(scored)[:MAX_LINES_PER_RESULT]
@@ -142,6 +144,15 @@ class ReliedLines:
                 Fact(line, entry_id, "tool", "tool") for _, _, line in sorted(best, key=_line)
             )
         return found
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _labelled(line: str) -> bool:
+    """Whether a line says what its value is of: a word beside it (its label), or a
+    line that is itself a name (``audit_log``) rather than a bare number."""
+    return len(_TOKEN.findall(line)) > 1 or len(_LETTER.findall(line)) > len(line) // 2
 
 
 def _stressed(line: str) -> bool:
