@@ -131,3 +131,35 @@ def test_a_bare_number_line_is_no_fact_but_a_labelled_one_is() -> None:
         say("Not quite: max id is 66120931 but next_job_id is 66120930, one behind."),
     ]
     assert _tool_facts(extract_working_state(messages)) == ["next_job_id|66120930"]
+
+
+def test_a_date_the_reply_writes_another_way_and_a_calls_only_turn_between() -> None:
+    order = '{\n  "order_id": "SO-55120",\n  "return_by": "2026-07-14",\n  "carrier": "DHL"\n}'
+    messages = [
+        user("Can I still send the jacket back?"),
+        act(call("o1", "get_order", order_id="SO-55120")),
+        result("o1", "get_order", order),
+        act(call("p1", "get_policy", topic="returns")),  # no words yet: the order waits
+        result("p1", "get_policy", "Returns are free within 30 days."),
+        say("Yes, you can return it until July 14, free of charge."),
+    ]
+    facts = _tool_facts(extract_working_state(messages))
+    assert '"return_by": "2026-07-14",' in facts
+
+
+def test_merging_the_same_messages_again_reads_no_result_twice() -> None:
+    # found by hypothesis: a result left unread came back before the message it followed
+    first = [user("$800"), result("c1", "read", "Never $800")]
+    state = extract_working_state(first)
+    assert extract_working_state(first, previous=state) == state
+    longer = [
+        user("Which table should we archive first?"),
+        result("q1", "bash", SIZES),
+        say("The invoices table is 918 GB."),
+        result("q2", "bash", "tenants_archive | 12 MB"),
+        say("tenants_archive is tiny, 12 MB."),
+        result("q3", "bash", "line_items | 301 GB"),
+    ]
+    state = extract_working_state(longer)
+    assert extract_working_state(longer, previous=state) == state
+    assert [f.text for f in state.unread_output] == ["line_items | 301 GB"]

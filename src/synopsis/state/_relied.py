@@ -40,6 +40,17 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = "(" + "|".join(_MONTHS) + r")[a-z]*\.?"
+_DAY = re.compile(
+    r"\b\d{4}[-/](\d{1,2})[-/](\d{1,2})\b"  # 2026-03-09
+    r"|(\d{1,2})\s*月\s*(\d{1,2})"  # 3 月 9 日
+    rf"|\b{_MONTH}\s+(\d{{1,2}})\b"  # March 9
+    rf"|\b(\d{{1,2}})\s+{_MONTH}(?![a-z])",  # 9 March
+    re.IGNORECASE,
+)
+"""A day of the year however it is written: the reply restates "2026-03-09" as "3 月 9
+日" or "March 9"."""
 _STOP = frozenset(
     {"that", "this", "with", "from", "have", "will", "were", "been", "into", "your", "they",
      "them", "then", "there", "what", "when", "which", "about", "after", "before", "also",
@@ -69,6 +80,10 @@ MAX_FLAGGED_PER_RESULT = 2
 def _weights(text: str) -> dict[str, int]:
     """The tokens of ``text`` with how specific each is (see :data:`MIN_SCORE`)."""
     found: dict[str, int] = {}
+    for match in _DAY.finditer(text):
+        month, day = _month_day(match.groups())
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            found[f"day:{month}-{day}"] = 3
     for match in _TOKEN.finditer(_DIGIT_COMMA.sub("", text)):
         token = match.group()
         if token[0] >= "\u3400":
@@ -91,6 +106,19 @@ def _weights(text: str) -> dict[str, int]:
             weight = 2 if inside and token[0].isupper() and not token.isupper() else 1
         found[low] = max(weight, found.get(low, 0))
     return found
+
+
+def _month_day(groups: tuple[str | None, ...]) -> tuple[int, int]:
+    iso_m, iso_d, cn_m, cn_d, en_m, en_d, day_en, month_en = groups
+    if iso_m and iso_d:
+        return int(iso_m), int(iso_d)
+    if cn_m and cn_d:
+        return int(cn_m), int(cn_d)
+    if en_m and en_d:
+        return _MONTHS.index(en_m[:3].lower()) + 1, int(en_d)
+    if day_en and month_en:
+        return _MONTHS.index(month_en[:3].lower()) + 1, int(day_en)
+    return 0, 0
 
 
 class ReliedLines:
@@ -120,11 +148,14 @@ class ReliedLines:
         """The results no reply has read yet, for the next round."""
         return tuple(Fact(text, entry_id, "tool", "tool") for text, entry_id in self.pending)
 
-    def reply(self, text: str) -> list[Fact]:
+    def reply(self, text: str, *, known: bool = False) -> list[Fact]:
         """The lines of the pending results that ``text`` refers to, as reference facts;
-        the results are read."""
+        the results are read. A reply ``known`` from an earlier merge reads nothing again
+        (a result carried over from that merge would come after it)."""
+        if not self.pending or not text.strip():
+            return []  # a message with calls only: the results wait for its words
         pending, self.pending = self.pending, []
-        if not pending or not text.strip():
+        if known:
             return []
         said = _weights(text)
         found: list[Fact] = []

@@ -298,7 +298,7 @@ class _Builder:
         typed = attribution.typed_text(parts)
         if not typed.strip():
             return
-        self._relied_on(typed)
+        self._relied_on(typed, known=digest(normalize_ws(typed)) in self.replies)
         low = pat.lower_same(typed)
         if self.tools.request is not None and _progress.says_it_works(typed):
             self.tools.close_request(self.tools.request)  # the user saw it work
@@ -568,7 +568,10 @@ class _Builder:
     def _assistant(self, message: dict[str, Any], entry_id: str | None) -> None:
         texts = [block_text(b) for b in blocks(message) if b.get("type") == "text"]
         text = "\n".join(t for t in texts if t)
-        self._relied_on(text)
+        if text.strip():  # read once: merged again, it reads no result a second time
+            key = "a:" + digest(normalize_ws(text))
+            self._relied_on(text, known=key in self.replies)
+            self.replies[key] = None
         if text.strip():
             self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
@@ -617,11 +620,15 @@ class _Builder:
         for key in findings[: max(0, len(findings) - MAX_FINDINGS)]:
             del self.facts[key]
 
-    def _relied_on(self, reply: str | None, flagged: Sequence[Fact] = ()) -> None:
+    def _relied_on(
+        self, reply: str | None, flagged: Sequence[Fact] = (), *, known: bool = False
+    ) -> None:
         """The lines of the latest tool results that ``reply`` refers to (or ``flagged``
         ones that stand out on their own): reference facts, what the tool said verbatim,
-        the latest :data:`MAX_RELIED` of them."""
-        for fact in (*flagged, *(self.relied.reply(reply) if reply is not None else ())):
+        the latest :data:`MAX_RELIED` of them. A reply ``known`` from an earlier merge
+        only marks the results before it as read."""
+        read = self.relied.reply(reply, known=known) if reply is not None else []
+        for fact in (*flagged, *read):
             self._add_fact(fact)
         relied = [k for k, f in self.facts.items() if f.source == "tool"]
         for key in relied[: max(0, len(relied) - MAX_RELIED)]:
