@@ -163,3 +163,16 @@ def test_merging_the_same_messages_again_reads_no_result_twice() -> None:
     state = extract_working_state(longer)
     assert extract_working_state(longer, previous=state) == state
     assert [f.text for f in state.unread_output] == ["line_items | 301 GB"]
+
+
+def test_source_code_is_no_fact_whichever_tool_printed_it() -> None:
+    source = "import { retry } from './net'\nexport const MAX_RETRIES = 5;\nfunction backoff(n) {"
+    messages = [
+        user("Why does the uploader give up so fast?"),
+        act(call("r1", "read", path="src/upload.ts")),
+        result("r1", "read", source),
+        act(call("b1", "bash", command="sed -n 1,3p src/upload.ts")),
+        result("b1", "bash", source),
+        say("MAX_RETRIES is 5 and backoff doubles from 100 ms, so it gives up after ~3 s."),
+    ]
+    assert _tool_facts(extract_working_state(messages)) == []

@@ -65,6 +65,17 @@ _ADDRESSED = re.compile(
 )
 """A line that speaks to an agent is an instruction planted in data, not a fact."""
 _BARE = re.compile(r"^[\s\W_]*$")
+_CODE = re.compile(
+    r"^\s*(?:\d+\s*(?:→|\||:)\s*)?"  # a line number a file read prints
+    r"(?:(?:import|export|from|def|class|function|const|let|var|return|async|await|"
+    r"public|private|static|fn|pub|use|package|type|interface|struct|enum)\b|"
+    r"//|/\*|\*/|#include|@\w+\s*\(|[{}()\[\];]+\s*$)"
+    r"|[{;]\s*$|\s=>\s",
+)
+"""A line of source code: the file itself is the reference, not a fact read from it."""
+FILE_TOOLS = frozenset({"read", "edit", "write"})
+"""Tools whose output is a file's content or an edit's confirmation: no facts are read
+from it (the file lists name the files)."""
 _STATUS_CODE = re.compile(
     r"[\"']?(?:error|status|code|reason|result|state)[\"']?\s*[:=]\s*[\"']?"
     r"[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b",
@@ -130,9 +141,11 @@ class ReliedLines:
     def __init__(self, unread: tuple[Fact, ...] = ()) -> None:
         self.pending = [(f.text, f.entry_id) for f in unread][-MAX_PENDING:]
 
-    def result(self, text: str, entry_id: str | None) -> list[Fact]:
+    def result(self, text: str, entry_id: str | None, tool: str = "") -> list[Fact]:
         """Remember a result for the reply; returns its lines that stand out whatever the
         reply says: a status code a service returned, a limit stressed in capitals."""
+        if tool in FILE_TOOLS:
+            return []
         lines = [line for line in text[:MAX_RESULT_CHARS].split("\n") if _candidate(line)]
         unread = ("\n".join(lines)[:MAX_UNREAD_CHARS], entry_id)
         if lines and unread not in self.pending:  # merged again: already waiting
@@ -198,7 +211,12 @@ def _stressed(line: str) -> bool:
 def _candidate(line: str) -> bool:
     """Whether a line of output could be a fact: it says something, and not to an agent."""
     line = line.strip()
-    return len(line) >= 4 and not _BARE.match(line) and not _ADDRESSED.search(line)
+    return (
+        len(line) >= 4
+        and not _BARE.match(line)
+        and not _ADDRESSED.search(line)
+        and not _CODE.search(line)
+    )
 
 
 def _line(scored: tuple[int, int, str]) -> int:

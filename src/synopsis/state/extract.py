@@ -33,7 +33,7 @@ from synopsis.state._text import (
     sentences,
     window,
 )
-from synopsis.state._tools import ToolLedger
+from synopsis.state._tools import ToolLedger, canonical_tool
 from synopsis.state._values import NOT_FROM_ASSISTANT, ValueBook, superseded_call_values
 from synopsis.state.model import (
     LAST_SAID_CHARS,
@@ -266,7 +266,9 @@ class _Builder:
             record = self.tools.result(message, entry_id)
             output = text_of(message, "\n")
             self.values.reported(output, entry_id)
-            self._relied_on(None, self.relied.result(output, entry_id))
+            name = message.get("toolName")
+            tool = canonical_tool(name) if isinstance(name, str) else ""
+            self._relied_on(None, self.relied.result(output, entry_id, tool))
             if record is not None:
                 self._history(self.tools.rewrite_of(record), record.outcome)
         elif role == "bashExecution":
