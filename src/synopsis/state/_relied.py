@@ -40,6 +40,8 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_DIGIT = re.compile(r"\d")
+_JOINED = re.compile(r"[_./]")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = "(" + "|".join(_MONTHS) + r")[a-z]*\.?"
 _DAY = re.compile(
@@ -77,15 +79,15 @@ FILE_TOOLS = frozenset({"read", "edit", "write"})
 """Tools whose output is a file's content or an edit's confirmation: no facts are read
 from it (the file lists name the files)."""
 _STATUS_CODE = re.compile(
-    r"[\"']?(?:error|status|code|reason|result|state)[\"']?\s*[:=]\s*[\"']?"
-    r"[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b",
-    re.IGNORECASE,
+    r"[\"']?(?i:error|status|code|reason|result|state)[\"']?\s*[:=]\s*[\"']?"
+    r"[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b"
 )
 """A status a service returned as a code ("error": "SEAT_PREF_UNAVAILABLE")."""
 _CAPITAL_NEGATION = re.compile(r"(?<![A-Z] )\b(?:NOT|NEVER|ONLY|NO LONGER)\b(?! [A-Z]{2})")
 """A word written in capitals to stress a limit ("River crossings are NOT covered"), not
 a heading or a shouted line."""
 MAX_FLAGGED_PER_RESULT = 2
+"""Lines of one result kept for a status code or a stressed limit (the first ones)."""
 
 
 def _weights(text: str) -> dict[str, int]:
@@ -104,10 +106,9 @@ def _weights(text: str) -> dict[str, int]:
         low = token.lower()
         if low in _STOP:
             continue
-        if any(c.isdigit() for c in low):
-            digits = sum(c.isdigit() for c in low)
-            weight = 1 if (digits < 3 and low.isdigit()) or _YEAR.match(low) else 3
-        elif any(c in "_./" for c in low):
+        if _DIGIT.search(low):
+            weight = 1 if (len(low) < 3 and low.isdigit()) or _YEAR.match(low) else 3
+        elif _JOINED.search(low):
             weight = 3
         elif "-" in low:
             weight = 2
@@ -225,6 +226,5 @@ def _line(scored: tuple[int, int, str]) -> int:
 
 def _first_strong(line: str, shared: dict[str, int]) -> int:
     """Where the most specific shared token stands in ``line`` (for a window of it)."""
-    token = max(shared, key=lambda t: shared[t])
-    at = line.lower().find(token)
-    return max(at, 0)
+    token = max((t for t in shared if not t.startswith("day:")), key=shared.__getitem__, default="")
+    return max(line.lower().find(token), 0) if token else 0
