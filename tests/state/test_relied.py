@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from synopsis.state import extract_working_state, render_state
+from synopsis.state._relied import ReliedLines
 from synopsis.state.model import WorkingState
 from tests.state.builders import act, call, result, say, user
 
@@ -176,3 +181,20 @@ def test_source_code_is_no_fact_whichever_tool_printed_it() -> None:
         say("MAX_RETRIES is 5 and backoff doubles from 100 ms, so it gives up after ~3 s."),
     ]
     assert _tool_facts(extract_working_state(messages)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab 12_.:|\n-AI警告NOT", max_size=80), min_size=1, max_size=4),
+    st.text(alphabet="ab 12_.:|-AI", max_size=60),
+)
+def test_a_relied_line_is_one_line_of_its_result_and_never_speaks_to_an_agent(
+    outputs: list[str], reply: str
+) -> None:
+    lines = ReliedLines()
+    flagged = [fact for n, text in enumerate(outputs) for fact in lines.result(text, f"e{n}")]
+    found = [*flagged, *lines.reply(reply)]
+    for fact in found:
+        assert "\n" not in fact.text
+        assert any(fact.text in line for text in outputs for line in text.split("\n"))
+        assert not re.search(r"\bAI\b", fact.text)
