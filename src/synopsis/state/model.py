@@ -160,7 +160,9 @@ class Folded:
     """How many successful calls of each tool were folded away."""
     replies: tuple[str, ...] = ()
     """Digests of the user's messages read: whether a short one is a choice depends on
-    what the assistant said before it, so a reply merged again is not read twice."""
+    what the assistant said before it, so a reply merged again is not read twice. The
+    assistant's messages read are among them (``a:`` before the digest): merged again,
+    one reads no tool result a second time."""
 
 
 @dataclass(frozen=True, slots=True)
