@@ -172,11 +172,21 @@ class ReliedLines:
         if known:
             return []
         said = _weights(text)
+        cjk = any(t[0] >= "\u3400" for t in said)
+        days = any(t.startswith("day:") for t in said)
         found: list[Fact] = []
         for result, entry_id in pending:
             scored: list[tuple[int, int, str]] = []
             for index, line in enumerate(result.split("\n")):
                 line = line.strip()
+                # the words a line shares with the reply, at C speed, before weighing them
+                raw = _TOKEN.findall(_DIGIT_COMMA.sub("", line).lower())
+                if (
+                    said.keys().isdisjoint(raw)
+                    and not (cjk and any(t[0] >= "\u3400" for t in raw))
+                    and not (days and _DAY.search(line))
+                ):
+                    continue
                 shared = {t: w for t, w in _weights(line).items() if t in said}
                 score = sum(shared.values())
                 # a lone value ("90211874") says nothing the reply does not: a fact is a
