@@ -23,7 +23,7 @@ import hashlib
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,9 @@ from synopsis.compaction.prepare import plan_projected_cut, to_branch_cut
 from synopsis.compaction.serialize import PART_SEPARATOR
 from synopsis.errors import SynopsisError
 from synopsis.messages import SummaryWrapping, convert_to_llm, role_of
-from synopsis.session import FileSession, open_session
+from synopsis.session import FileSession, Session, open_session
 from synopsis.session.context import Projection, build_projection
+from synopsis.session.skim import MessageList, skim_session_file
 from synopsis.system_messages import current_system_message
 from synopsis.tokens import (
     ContextTokens,
@@ -90,6 +91,25 @@ def _open(path: str) -> FileSession:
     return session
 
 
+def _skimmed(path: str) -> Session | None:
+    """The session with message bodies left unread (``prepare`` reads the few it needs and
+    streams the history once), or ``None`` for a file the usual open must handle: missing
+    (a new session), empty, refused, or to migrate (see :mod:`synopsis.session.skim`)."""
+    if not Path(path).exists():
+        return None
+    skimmed = skim_session_file(path)
+    if skimmed is None:
+        return None
+    return Session(
+        skimmed.header,
+        skimmed.entries,
+        duplicates="last-wins",
+        new_id=_counter(),
+        entry_lines=skimmed.entry_lines,
+        source_path=path,
+    )
+
+
 def _tokens_json(tokens: ContextTokens) -> dict[str, Any]:
     return {
         "tokens": tokens.tokens,
@@ -101,7 +121,7 @@ def _tokens_json(tokens: ContextTokens) -> dict[str, Any]:
 
 def _role_counts(messages: Sequence[Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for message in messages:
+    for message in messages.heads() if isinstance(messages, MessageList) else messages:
         role = role_of(message)
         counts[role] = counts.get(role, 0) + 1
     return counts
@@ -157,11 +177,38 @@ def _serialized(messages: Sequence[Any]) -> str:
     return serialize_conversation(convert_to_llm(messages, PI_WRAPPING))
 
 
+_AS_THEY_ARE = frozenset({"user", "assistant", "toolResult", "system"})
+
+
+def _as_llm(messages: Iterable[Any]) -> Iterator[Any]:
+    """``convert_to_llm(messages, PI_WRAPPING)`` one message at a time (the roles it passes
+    through as they are are not copied into a list)."""
+    for message in messages:
+        if role_of(message) in _AS_THEY_ARE:
+            yield message
+        else:
+            yield from convert_to_llm((message,), PI_WRAPPING)
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))
+_FOUR_BYTE_LEAD = bytes(range(0xF0, 0xF8))
+
+
+def _utf16_units(encoded: bytes) -> int:
+    """The UTF-16 length of the text ``encoded`` in UTF-8 (as :func:`to_utf8` writes it: a
+    lone surrogate became U+FFFD, one unit as it was): a unit per character, two for
+    those beyond the BMP, counted on the bytes without decoding them."""
+    if encoded.isascii():
+        return len(encoded)
+    characters = len(encoded.translate(None, _CONTINUATION))
+    return characters + len(encoded) - len(encoded.translate(None, _FOUR_BYTE_LEAD))
+
+
 _MEASURED_CHARS = 1 << 20
 """Parts are measured and hashed in runs of about this many characters (fewer calls)."""
 
 
-def _measure_serialized(messages: Sequence[Any]) -> tuple[int, int, str]:
+def _measure_serialized(messages: Iterable[Any]) -> tuple[int, int, str]:
     """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, built a run of parts at a
     time (lengths and encodings add up: a separator stands between any two parts)."""
     digest = hashlib.sha256()
@@ -177,12 +224,15 @@ def _measure_serialized(messages: Sequence[Any]) -> tuple[int, int, str]:
             text = PART_SEPARATOR + text
         encoded = to_utf8(text)
         digest.update(encoded)
-        length += utf16_len(text)
+        length += _utf16_units(encoded)
         size += len(encoded)
         first = False
         run.clear()
 
-    for part in iter_serialized_parts(convert_to_llm(messages, PI_WRAPPING)):
+    # One message at a time: a streamed history (a MessageList) is never held whole.
+    if isinstance(messages, MessageList):
+        messages = messages.for_transcript()  # only what the transcript reads
+    for part in iter_serialized_parts(_as_llm(messages)):
         run.append(part)
         chars += len(part)
         if chars >= _MEASURED_CHARS:
@@ -193,7 +243,7 @@ def _measure_serialized(messages: Sequence[Any]) -> tuple[int, int, str]:
     return length, size, digest.hexdigest()
 
 
-def prepare_command(session: FileSession, keep_recent: int, reserve: int) -> dict[str, Any] | None:
+def prepare_command(session: Session, keep_recent: int, reserve: int) -> dict[str, Any] | None:
     branch = session.path()
     settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep_recent)
     preparation = prepare_compaction(branch, settings)
@@ -308,18 +358,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reserve", type=int, default=16384)
     args = parser.parse_args(argv)
     try:
-        session = _open(args.file)
-        # Everything loaded lives until the process ends: keep the collector off it.
-        gc.freeze()
-        if args.command == "serialize":
-            sys.stdout.buffer.write(to_utf8(serialize_command(session)))
-            return 0
-        if args.command == "context":
-            result: Any = context_command(session)
-        elif args.command == "prepare":
-            result = prepare_command(session, args.keep_recent, args.reserve)
+        if args.command == "prepare":
+            skimmed = _skimmed(args.file)
+            branch_of = _open(args.file) if skimmed is None else skimmed
+            gc.freeze()
+            result: Any = prepare_command(branch_of, args.keep_recent, args.reserve)
         else:
-            result = cutpoints_command(session, args.keep_recent)
+            session = _open(args.file)
+            # Everything loaded lives until the process ends: keep the collector off it.
+            gc.freeze()
+            if args.command == "serialize":
+                sys.stdout.buffer.write(to_utf8(serialize_command(session)))
+                return 0
+            if args.command == "context":
+                result = context_command(session)
+            else:
+                result = cutpoints_command(session, args.keep_recent)
     except SynopsisError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from typing import Any
 from synopsis.messages import AgentMessage
 from synopsis.session.context import Projection, build_projection, entry_message
 from synopsis.session.entries import Entry
+from synopsis.session.skim import full_message
 from synopsis.tokens import estimate_tokens
 
 _CUT_ROLES = frozenset(
@@ -105,7 +106,8 @@ def find_projected_cut(
 
     Positions in the result are projected positions (see :meth:`Projection.path_index`).
     With ``keep_recent_messages`` the budget counts messages instead of tokens, else
-    ``count`` estimates them (Pi's estimate by default).
+    ``count`` estimates them (Pi's estimate by default); an unread head
+    (:mod:`synopsis.session.skim`) is read for good before it is counted.
     """
     entries = projection.entries
     groups = projection.messages
@@ -130,7 +132,7 @@ def find_projected_cut(
         else:
             tokens = 0
             for message in group:
-                tokens += count(message)
+                tokens += count(full_message(message))
             if not tokens:
                 continue  # an entry adding nothing is passed over, even with no budget
             kept += tokens

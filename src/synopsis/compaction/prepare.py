@@ -20,6 +20,7 @@ from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import AgentMessage
 from synopsis.session.context import Projection, build_projection, projected_context_tokens
 from synopsis.session.entries import Entry
+from synopsis.session.skim import MessageList, full_message, messages_of
 from synopsis.tokens import estimate_tokens
 
 HISTORY_OUTPUT_SHARE = 0.8
@@ -99,8 +100,10 @@ class CompactionPreparation:
 
     first_kept_entry_id: str
     first_kept_index: int
-    messages_to_summarize: list[AgentMessage]
-    turn_prefix_messages: list[AgentMessage]
+    messages_to_summarize: Sequence[AgentMessage]
+    """A list, or for a skimmed branch (:mod:`synopsis.session.skim`) a
+    :class:`~synopsis.session.skim.MessageList` that reads each body afresh per pass."""
+    turn_prefix_messages: Sequence[AgentMessage]
     is_split_turn: bool
     turn_start_index: int
     tokens_before: int
@@ -206,14 +209,16 @@ def prepare_compaction(
         previous_details = previous.get("details")
         if not previous.get("fromHook"):
             file_ops.add_from_details(previous_details)
-    file_ops.add_from_messages(to_summarize)
-    file_ops.add_from_messages(prefix)
+    summarized, prefix_messages = messages_of(to_summarize), messages_of(prefix)
+    for messages in (summarized, prefix_messages):
+        reduced = messages.for_file_lists() if isinstance(messages, MessageList) else messages
+        file_ops.add_from_messages(reduced)
 
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],
         first_kept_index=branch_cut.first_kept_index,
-        messages_to_summarize=to_summarize,
-        turn_prefix_messages=prefix,
+        messages_to_summarize=summarized,
+        turn_prefix_messages=prefix_messages,
         is_split_turn=cut.is_split_turn,
         turn_start_index=branch_cut.turn_start_index,
         tokens_before=projected_context_tokens(projection),
@@ -222,7 +227,9 @@ def prepare_compaction(
         range_start=bounds.start,
         file_ops=file_ops,
         settings=settings,
-        kept_messages=_messages(projection, cut.first_kept_index, len(projection)),
+        kept_messages=[
+            full_message(m) for m in _messages(projection, cut.first_kept_index, len(projection))
+        ],
         previous_details=previous_details,
         source_entry_ids=source_ids,
         full_pass=full_pass,

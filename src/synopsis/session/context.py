@@ -410,7 +410,9 @@ def _edited(
         projection.omitted[position] = str(group[0].get("role"))
         return _NONE
     if isinstance(replacement, dict):
-        return tuple(edited_message(m, replacement) for m in group)
+        from synopsis.session.skim import full_message
+
+        return tuple(edited_message(full_message(m), replacement) for m in group)
     return group
 
 
@@ -566,7 +568,9 @@ def projected_context_tokens(projection: Projection) -> int:
     The last valid usage counts only when its entry comes after the latest compaction or
     context edit; then the estimate is that usage plus the estimates of later messages.
     Otherwise every message is estimated (system messages once, as the prompt they make).
+    Unread heads (:mod:`synopsis.session.skim`) are read for good as they are counted.
     """
+    from synopsis.session.skim import full_message
     from synopsis.tokens import (
         calculate_context_tokens,
         estimate_tokens,
@@ -579,8 +583,9 @@ def projected_context_tokens(projection: Projection) -> int:
         if projection.indices[position] <= projection.usage_floor:
             break
         for message in reversed(projection.messages[position]):
+            message = full_message(message)
             usage = valid_usage(message)
             if usage is not None:
                 return calculate_context_tokens(usage) + trailing
             trailing += estimate_tokens(message)
-    return estimate_without_usage(projection.flat)
+    return estimate_without_usage([full_message(message) for message in projection.flat])

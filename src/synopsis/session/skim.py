@@ -1,0 +1,409 @@
+"""Reading a session file for one look: message bodies stay bytes until they are asked for.
+
+Opening a session the usual way (:func:`synopsis.session.store.open_session`) turns every
+line into dicts: on a 100,000-entry file that is most of the time and memory of a
+``prepare`` that then reads a few thousand messages in full and streams the others once
+(to summarize them). :func:`skim_session_file` reads the same file into the same tree, but
+each message entry's ``message`` is an :class:`Unread` head holding only its ``role`` and
+where its line is in the file's bytes (which stay in memory: they are the store). The
+bodies are read when a step needs them: :func:`full_message` reads one for good (the
+tail a cut or a token count walks), :class:`MessageList` reads them afresh on each pass
+and keeps none (the history to summarize).
+
+The tree is the loader's: the same lines are entries, skipped (with the same reasons),
+their ids indexed the same way. A line is skimmed (decoded with ``msgspec`` down to its
+type, id, parent and message role) only when it is an ordinary entry; any other line
+(not JSON for that decoder, an odd shape, nested deeply, a message without content) goes
+through the loader's own code, read in full. A file the loader would migrate, refuse or
+read as a new session is not skimmed at all (``None``: open it the usual way).
+
+Heads are for code that knows them: compaction preparation
+(:func:`synopsis.compaction.prepare.prepare_compaction`) and the token and cut functions
+it calls read bodies through :func:`full_message`. Anything else must be given full
+messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, overload
+
+import orjson
+
+from synopsis.messages import AgentMessage
+from synopsis.session.entries import Entry, SessionHeader, entry_problem
+from synopsis.session.jsonl import (
+    _BLANK,
+    _BOM,
+    _LARGE_LINE,
+    _PROMOTE_BYTES,
+    MAX_NESTING,
+    SkippedLine,
+    _needs_migration,
+    _opened_for_reading,
+    _read_all,
+    _value_too_deep,
+    _version_of,
+    describe_parse_error,
+    gc_paused,
+    is_header,
+    is_torn_line,
+    parse_line,
+)
+
+UNREAD_CONTENT: Any = type("UnreadContent", (), {"__repr__": lambda self: "<unread>"})()
+"""The ``content`` of a head whose body was not read (never ``None``, which would mean an
+empty message)."""
+
+
+class Unread(dict[str, Any]):
+    """A message not read yet: ``{"role": ..., "content": UNREAD_CONTENT}`` and where its
+    entry's line is. :meth:`read` gives the full message; :meth:`read_in_place` makes
+    this dict the full message (same keys, same order), for good."""
+
+    __slots__ = ("_data", "_nested", "_start", "_stop")
+    _data: bytes | None
+    """The file's bytes (``None`` once read in place)."""
+    _start: int
+    _stop: int
+    _nested: bool
+    """Has the message ``nestedCalls`` (other than ``null``)?"""
+
+    @property
+    def unread(self) -> bool:
+        return self._data is not None
+
+    def line(self) -> memoryview:
+        """The bytes of the entry's line (only while unread)."""
+        assert self._data is not None
+        return memoryview(self._data)[self._start : self._stop]
+
+    def read(self) -> dict[str, Any]:
+        """The full message, decoded from its line (a new dict each time)."""
+        data = self._data
+        if data is None:
+            return self
+        start, stop = self._start, self._stop
+        # The skim parsed the line and measured its nesting: orjson reads almost all.
+        if stop - start <= _LARGE_LINE:
+            with contextlib.suppress(orjson.JSONDecodeError):
+                return orjson.loads(memoryview(data)[start:stop])["message"]  # type: ignore[no-any-return]
+        return parse_line(data, start, stop)["message"]  # type: ignore[no-any-return]
+
+    def read_in_place(self) -> Unread:
+        if self._data is not None:
+            message = self.read()
+            self.clear()
+            self.update(message)
+            self._data = None
+        return self
+
+
+def full_message(message: Any) -> Any:
+    """``message`` with its body read (for good) if it is an :class:`Unread` head."""
+    return message.read_in_place() if type(message) is Unread else message
+
+
+class MessageList(Sequence[AgentMessage]):
+    """Messages some of which may be heads, read afresh on each pass and never kept.
+
+    Iterating yields full messages (a head's body decoded for that pass only), so a
+    summarizer can stream a history far larger than it could hold as dicts.
+    """
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: list[AgentMessage]) -> None:
+        self._messages = messages
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    @overload
+    def __getitem__(self, index: int) -> AgentMessage: ...
+    @overload
+    def __getitem__(self, index: slice) -> MessageList: ...
+    def __getitem__(self, index: int | slice) -> AgentMessage | MessageList:
+        if isinstance(index, slice):
+            return MessageList(self._messages[index])
+        message = self._messages[index]
+        return message.read() if type(message) is Unread else message  # type: ignore[return-value]
+
+    def __iter__(self) -> Iterator[AgentMessage]:
+        for message in self._messages:
+            yield message.read() if type(message) is Unread else message  # type: ignore[misc]
+
+    def heads(self) -> list[AgentMessage]:
+        """The messages as held (heads unread): for what needs only their roles."""
+        return self._messages
+
+    def for_transcript(self) -> Iterator[AgentMessage]:
+        """The messages reduced to what a transcript and the file lists read of them.
+
+        A user, assistant or tool-result head gives ``{"role", "content"}`` (a string, or
+        blocks of ``type``, ``text``, ``name`` and ``arguments``, ``None`` where the block
+        has no such field) and a tool result its ``nestedCalls``: read with a typed
+        decoder that leaves thinking, usage and details unread. Other messages, and any
+        whose body has another shape, are read in full.
+        """
+        from synopsis.session import _skeleton
+
+        return self._reduced(_skeleton.decode_body_line, _TRANSCRIPT_ROLES, _transcript_body)
+
+    def for_file_lists(self) -> Iterator[AgentMessage]:
+        """The messages reduced to what :class:`~synopsis.compaction.FileOperations` reads:
+        an assistant's blocks with ``type``, ``name`` and ``arguments.path``, a tool
+        result's ``nestedCalls`` (their texts unread); heads that hold no calls (other
+        roles, a tool result without ``nestedCalls``) are passed over. Bodies of another
+        shape are read in full."""
+        from synopsis.session import _skeleton
+
+        return self._reduced(_skeleton.decode_calls_line, _CALL_ROLES, _calls_body, skip=True)
+
+    def _reduced(
+        self,
+        decode: Callable[[memoryview], Any],
+        roles: frozenset[str],
+        reduce: Callable[[str, Any], dict[str, Any]],
+        *,
+        skip: bool = False,
+    ) -> Iterator[AgentMessage]:
+        from synopsis.session._skeleton import REJECTED
+
+        for message in self._messages:
+            if type(message) is not Unread or message._data is None:
+                yield message
+                continue
+            role = message["role"]
+            if role not in roles or (skip and role == "toolResult" and not message._nested):
+                if not skip:
+                    yield message.read()  # type: ignore[misc]
+                continue
+            try:
+                body = decode(message.line()).message
+            except REJECTED:
+                yield message.read()  # type: ignore[misc]
+                continue
+            yield reduce(role, body)  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MessageList({len(self)} messages)"
+
+
+_TRANSCRIPT_ROLES = frozenset({"user", "assistant", "toolResult"})
+_CALL_ROLES = frozenset({"assistant", "toolResult"})
+
+
+def _transcript_body(role: str, body: Any) -> dict[str, Any]:
+    content = body.content
+    reduced: dict[str, Any] = {
+        "role": role,
+        "content": content
+        if type(content) is str
+        else [
+            {"type": b.type, "text": b.text, "name": b.name, "arguments": b.arguments}
+            for b in content or ()
+        ],
+    }
+    if body.nestedCalls is not None:
+        reduced["nestedCalls"] = body.nestedCalls
+    return reduced
+
+
+def _calls_body(role: str, body: Any) -> dict[str, Any]:
+    content = body.content
+    reduced: dict[str, Any] = {
+        "role": role,
+        "content": content
+        if type(content) is str
+        else [
+            {
+                "type": b.type,
+                "name": b.name,
+                "arguments": None if b.arguments is None else {"path": b.arguments.path},
+            }
+            for b in content or ()
+        ],
+    }
+    if body.nestedCalls is not None:
+        reduced["nestedCalls"] = body.nestedCalls
+    return reduced
+
+
+def messages_of(messages: list[AgentMessage]) -> list[AgentMessage] | MessageList:
+    """``messages`` as they are if none is a head, else a :class:`MessageList`."""
+    if any(type(message) is Unread for message in messages):
+        return MessageList(messages)
+    return messages
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"{[\n")
+
+
+@dataclass(slots=True)
+class SkimmedFile:
+    """What :func:`skim_session_file` read: the header and the entries (heads for messages)."""
+
+    header: SessionHeader
+    entries: list[Entry]
+    skipped: list[SkippedLine] = field(default_factory=list)
+    entry_lines: list[int] = field(default_factory=list)
+    version_before: int | None = None
+
+
+def _brackets_per_line(data: bytes) -> list[int]:
+    """The opening brackets of each line of ``data`` (a free bound of its nesting depth),
+    all counted in two passes over the bytes."""
+    return list(map(len, data.translate(None, _NOT_BRACKET).split(b"\n")))
+
+
+def skim_session_file(path: str | os.PathLike[str]) -> SkimmedFile | None:
+    """The session in ``path`` with message bodies left unread (see the module docstring).
+
+    ``None`` when the file is not a current-version session the loader reads as it is:
+    empty, a BOM, no header first, or a version to migrate. Read problems are a
+    :class:`~synopsis.errors.SessionFormatError`, as when opening.
+    """
+    name = os.fspath(path)
+    with _opened_for_reading(name) as handle:
+        data = _read_all(handle, name)
+    if not data or data.startswith(_BOM):
+        return None
+    with gc_paused(promote=len(data) >= _PROMOTE_BYTES):  # as the loader, for the same reason
+        return _Skimmer(data).run()
+
+
+class _Skimmer:
+    """One pass over the lines, as :class:`synopsis.session.jsonl._LineReader` reads a
+    current-version file with the lenient defaults (never strict)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.entries: list[Entry] = []
+        self.entry_lines: list[int] = []
+        self.skipped: list[SkippedLine] = []
+
+    def run(self) -> SkimmedFile | None:
+        data = self.data
+        size = len(data)
+        brackets = _brackets_per_line(data)
+        view = memoryview(data)
+        find = data.find
+        from synopsis.session import _skeleton
+
+        decode, null, rejected = _skeleton.decode_line, _skeleton.NULL, _skeleton.REJECTED
+        entries, entry_lines = self.entries, self.entry_lines
+        header: dict[str, Any] | None = None
+        start = 0
+        number = 0
+        while start < size:
+            end = find(b"\n", start)
+            if end == -1:
+                end = size
+            number += 1
+            line_start = start
+            stop = end - 1 if end > start and data[end - 1] == 0x0D else end
+            start = end + 1
+            if line_start == stop or (
+                data[line_start] in _BLANK and not data[line_start:stop].strip()
+            ):
+                continue
+            if header is None:
+                value = self._parse(line_start, stop, number)
+                if value is _SKIPPED:
+                    continue
+                if not is_header(value) or _needs_migration(_version_of(value)):
+                    return None  # the loader refuses, or migrates: not for skimming
+                header = value
+                continue
+            if brackets[number - 1] <= MAX_NESTING:
+                try:
+                    line = decode(view[line_start:stop])
+                except rejected:
+                    line = None
+                if line is not None:
+                    head = line.message
+                    if line.type == "message":
+                        if head is not None and head.content != null:
+                            unread = Unread(role=head.role, content=UNREAD_CONTENT)
+                            unread._data = data
+                            unread._start = line_start
+                            unread._stop = stop
+                            unread._nested = head.nestedCalls != null
+                            entry: Entry = {
+                                "type": "message",
+                                "id": line.id,
+                                "parentId": line.parentId,
+                                "message": unread,
+                            }
+                            entries.append(entry)
+                            entry_lines.append(number)
+                            continue
+                    elif head is None:
+                        with contextlib.suppress(orjson.JSONDecodeError):
+                            value = orjson.loads(view[line_start:stop])
+                            if type(value) is dict:  # an ordinary entry, read in full
+                                entries.append(value)
+                                entry_lines.append(number)
+                                continue
+            self._exact(line_start, stop, number)
+        if header is None:
+            return None
+        return SkimmedFile(
+            header,  # type: ignore[arg-type]
+            entries,
+            self.skipped,
+            entry_lines,
+            _version_of(header),
+        )
+
+    def _parse(self, start: int, stop: int, number: int) -> Any:
+        """The line parsed as the loader parses it, or :data:`_SKIPPED` (reported)."""
+        data = self.data
+        value: Any = _SKIPPED
+        if stop - start <= _LARGE_LINE:
+            with contextlib.suppress(orjson.JSONDecodeError):
+                value = orjson.loads(memoryview(data)[start:stop])
+            if (
+                value is not _SKIPPED
+                and (type(value) is dict or type(value) is list)
+                and data.count(b"{", start, stop) + data.count(b"[", start, stop) > MAX_NESTING
+                and _value_too_deep(value)
+            ):
+                value = _SKIPPED
+        if value is _SKIPPED:
+            try:
+                value = parse_line(data, start, stop)
+            except ValueError as error:
+                reason = describe_parse_error(error, torn=is_torn_line(data, stop))
+                self.skipped.append(SkippedLine(number, reason))
+                return _SKIPPED
+        return value
+
+    def _exact(self, start: int, stop: int, number: int) -> None:
+        """A line that is no ordinary entry, read in full as the loader reads it."""
+        value = self._parse(start, stop, number)
+        if value is _SKIPPED:
+            return
+        problem = entry_problem(value, needs_id=True)
+        if problem is not None:
+            self.skipped.append(SkippedLine(number, problem))
+            return
+        self.entries.append(value)
+        self.entry_lines.append(number)
+
+
+_SKIPPED: Any = object()
