@@ -1,8 +1,10 @@
-"""The typed decoder :mod:`synopsis.session.skim` reads lines with (imported only to skim).
+"""The typed decoders of :mod:`synopsis.session.skim` (msgspec: imported only to skim).
 
 A line decodes to its type, id, parent and, for a message entry, the message's role and
-raw content; everything else in it is passed over unread. A line that does not decode to
-these types raises one of :data:`REJECTED` and is read by the loader's own code.
+raw content (:data:`decode_line`); a message's line later to what a transcript reads of
+its body (:data:`decode_body_line`) or what the file lists read (:data:`decode_calls_line`).
+Everything else in a line is passed over unread. A line that does not decode to these
+types raises one of :data:`REJECTED` and is read in full, by the loader's own code.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import msgspec
 class Head(msgspec.Struct):
     role: str
     content: msgspec.Raw = msgspec.Raw(b"null")
-    nestedCalls: msgspec.Raw = msgspec.Raw(b"null")  # noqa: N815 (the file's spelling)
+    nestedCalls: msgspec.Raw = msgspec.Raw(b"null")
 
 
 class Line(msgspec.Struct):
@@ -30,7 +32,7 @@ REJECTED = (msgspec.DecodeError, RecursionError)
 
 
 class Block(msgspec.Struct):
-    """What a transcript and the file lists read of a content block (``None``: absent)."""
+    """What a transcript reads of a content block (``None``: absent)."""
 
     type: object = None
     text: object = None
@@ -39,10 +41,9 @@ class Block(msgspec.Struct):
 
 
 class Body(msgspec.Struct):
-    """What a transcript and the file lists read of a message (its role is in the head)."""
+    """What a transcript reads of a message (its role is in the head)."""
 
     content: str | list[Block] | None = None
-    nestedCalls: object = None
 
 
 class BodyLine(msgspec.Struct):

@@ -141,17 +141,21 @@ class MessageList(Sequence[AgentMessage]):
         return self._messages
 
     def for_transcript(self) -> Iterator[AgentMessage]:
-        """The messages reduced to what a transcript and the file lists read of them.
+        """The messages reduced to what a transcript reads of them (see
+        :func:`synopsis.compaction.serialize.iter_serialized_parts`).
 
-        A user, assistant or tool-result head gives ``{"role", "content"}`` (a string, or
-        blocks of ``type``, ``text``, ``name`` and ``arguments``, ``None`` where the block
-        has no such field) and a tool result its ``nestedCalls``: read with a typed
-        decoder that leaves thinking, usage and details unread. Other messages, and any
-        whose body has another shape, are read in full.
+        A user, assistant or tool-result head gives ``{"role", "content"}``: a string, or
+        blocks of ``type``, ``text``, ``name`` and ``arguments`` (``None`` where a block
+        has no such field), read with a typed decoder that leaves thinking, usage and
+        details unread. Other messages, and any whose body has another shape, are read
+        in full.
         """
         from synopsis.session import _skeleton
 
-        return self._reduced(_skeleton.decode_body_line, _TRANSCRIPT_ROLES, _transcript_body)
+        def how(head: Unread) -> bool | None:
+            return True if head["role"] in _TRANSCRIPT_ROLES else None
+
+        return self._reduced(_skeleton.decode_body_line, _transcript_body, how)
 
     def for_file_lists(self) -> Iterator[AgentMessage]:
         """The messages reduced to what :class:`~synopsis.compaction.FileOperations` reads:
@@ -161,33 +165,38 @@ class MessageList(Sequence[AgentMessage]):
         shape are read in full."""
         from synopsis.session import _skeleton
 
-        return self._reduced(_skeleton.decode_calls_line, _CALL_ROLES, _calls_body, skip=True)
+        def how(head: Unread) -> bool | None:
+            role = head["role"]
+            return role == "assistant" or (role == "toolResult" and head._nested)
+
+        return self._reduced(_skeleton.decode_calls_line, _calls_body, how)
 
     def _reduced(
         self,
         decode: Callable[[memoryview], Any],
-        roles: frozenset[str],
         reduce: Callable[[str, Any], dict[str, Any]],
-        *,
-        skip: bool = False,
+        how: Callable[[Unread], bool | None],
     ) -> Iterator[AgentMessage]:
+        """Each message as it is, or for a head: reduced (``how`` says ``True``), passed
+        over (``False``) or read in full (``None``)."""
         from synopsis.session._skeleton import REJECTED
 
         for message in self._messages:
             if type(message) is not Unread or message._data is None:
                 yield message
                 continue
-            role = message["role"]
-            if role not in roles or (skip and role == "toolResult" and not message._nested):
-                if not skip:
-                    yield message.read()  # type: ignore[misc]
+            wanted = how(message)
+            if wanted is None:
+                yield message.read()  # type: ignore[misc]
+                continue
+            if not wanted:
                 continue
             try:
                 body = decode(message.line()).message
             except REJECTED:
                 yield message.read()  # type: ignore[misc]
                 continue
-            yield reduce(role, body)  # type: ignore[misc]
+            yield reduce(message["role"], body)  # type: ignore[misc]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str | bytes):
@@ -201,23 +210,16 @@ class MessageList(Sequence[AgentMessage]):
 
 
 _TRANSCRIPT_ROLES = frozenset({"user", "assistant", "toolResult"})
-_CALL_ROLES = frozenset({"assistant", "toolResult"})
 
 
 def _transcript_body(role: str, body: Any) -> dict[str, Any]:
     content = body.content
-    reduced: dict[str, Any] = {
-        "role": role,
-        "content": content
-        if type(content) is str
-        else [
+    if type(content) is not str:
+        content = [
             {"type": b.type, "text": b.text, "name": b.name, "arguments": b.arguments}
             for b in content or ()
-        ],
-    }
-    if body.nestedCalls is not None:
-        reduced["nestedCalls"] = body.nestedCalls
-    return reduced
+        ]
+    return {"role": role, "content": content}
 
 
 def _calls_body(role: str, body: Any) -> dict[str, Any]:
