@@ -13,6 +13,10 @@ a BOM, is an error; an empty file is a new session; a repeated id replaces the e
 entry in the id index), with ids created by migration numbered 00000001, 00000002, … as
 the reference did. This file is a contract: keep its commands and output as the README
 describes.
+
+``prepare`` skims the file (:mod:`synopsis.session.skim`: message bodies stay bytes until
+the cut, the token count or the transcript reads them) when it is a current-version
+session; any other file is opened as the other commands open it. Both read the same tree.
 """
 
 from __future__ import annotations
