@@ -45,7 +45,6 @@ from synopsis.session.jsonl import (
     _needs_migration,
     _opened_for_reading,
     _read_all,
-    _value_too_deep,
     _version_of,
     describe_parse_error,
     gc_paused,
@@ -374,26 +373,12 @@ class _Skimmer:
 
     def _parse(self, start: int, stop: int, number: int) -> Any:
         """The line parsed as the loader parses it, or :data:`_SKIPPED` (reported)."""
-        data = self.data
-        value: Any = _SKIPPED
-        if stop - start <= _LARGE_LINE:
-            with contextlib.suppress(orjson.JSONDecodeError):
-                value = orjson.loads(memoryview(data)[start:stop])
-            if (
-                value is not _SKIPPED
-                and (type(value) is dict or type(value) is list)
-                and data.count(b"{", start, stop) + data.count(b"[", start, stop) > MAX_NESTING
-                and _value_too_deep(value)
-            ):
-                value = _SKIPPED
-        if value is _SKIPPED:
-            try:
-                value = parse_line(data, start, stop)
-            except ValueError as error:
-                reason = describe_parse_error(error, torn=is_torn_line(data, stop))
-                self.skipped.append(SkippedLine(number, reason))
-                return _SKIPPED
-        return value
+        try:
+            return parse_line(self.data, start, stop)
+        except ValueError as error:
+            reason = describe_parse_error(error, torn=is_torn_line(self.data, stop))
+            self.skipped.append(SkippedLine(number, reason))
+            return _SKIPPED
 
     def _exact(self, start: int, stop: int, number: int) -> None:
         """A line that is no ordinary entry, read in full as the loader reads it."""
