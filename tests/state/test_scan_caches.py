@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from synopsis.state import _commands, _errors, _history, _patterns, _text, render, secrets
@@ -305,3 +305,40 @@ REWRITES = ["git ", 'g"i"t ', "g\\it ", "'g'it ", "bfg", "b'f'g", "java -jar ", 
 @given(st.lists(st.sampled_from(REWRITES), max_size=12).map("".join))
 def test_commands_not_naming_git_or_bfg_are_no_rewrite_unparsed(command: str) -> None:
     assert _history.command_rewrite(command) == _history._first_rewrite(command)
+
+
+LINES = ["five", "\nhundred dollars", " dollars", "eur", "Σ", "ΑΣ\n", "\u0130", "v1.2.3\n",
+         "\n\n", "order\n55172", "port\n8080", "src/\na.py", "PAY-\n4821"]  # fmt: skip
+
+
+@slow
+@given(st.lists(st.sampled_from(FRAGMENTS + MONTHS + LINES), max_size=16).map("".join) | texts)
+@example("we have five\nhundred dollars and v1.2.3\nleft")
+def test_identifiers_found_line_by_line_equal_a_scan_of_the_whole_text(text: str) -> None:
+    forget()
+    whole = _patterns._scan_identifiers(text)
+    assert _patterns._find_identifiers(text) == whole
+    # the lines now remembered (or some of them, the memo having started over) still
+    # give the whole scan's values
+    assert _patterns._find_identifiers(text) == whole
+    assert _patterns._find_identifiers(text + "\n" + text) == _patterns._scan_identifiers(
+        text + "\n" + text
+    )
+
+
+def test_identifiers_remembered_by_line_survive_the_memo_starting_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from synopsis.state import _memo
+
+    monkeypatch.setattr(_memo, "MAX_CHARS", 40)
+    forget()
+    text = "see PAY-4821 at src/a.py\nv2.14.3 on port 8080\n" * 3 + "order 55172 by 2026-03-01"
+    whole = _patterns._scan_identifiers(text)
+    assert whole and _patterns._find_identifiers(text) == whole
+    assert _patterns._find_identifiers("x\n" + text) == _patterns._scan_identifiers("x\n" + text)
+
+
+def test_only_the_dotted_capital_i_lowers_to_two_characters() -> None:
+    every = (chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    assert "".join(c for c in every if len(c.lower()) != 1) == _patterns.LOWERS_TO_TWO

@@ -36,12 +36,17 @@ class TextMemo(Generic[T]):
         except KeyError:
             pass
         result = self.scan(text)
+        self.remember(text, result)
+        return result
+
+    def remember(self, text: str, result: T) -> None:
+        """Store ``result`` as the scan of ``text`` (a caller that scanned it otherwise:
+        several texts at once)."""
         if self.chars + len(text) > MAX_CHARS:
             self.results.clear()
             self.chars = 0
         self.results[text] = result
         self.chars += len(text)
-        return result
 
     def clear(self) -> None:
         self.results.clear()

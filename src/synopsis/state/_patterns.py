@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from synopsis.state._memo import remembered
+from synopsis.state._memo import TextMemo, remembered
 from synopsis.state._numbers import CN_NUMERAL, NUMBER_WORDS
 
 _APOS = "['’]"
@@ -335,7 +335,79 @@ def find_identifiers(text: str) -> list[Found]:
     return list(_identifiers(text))
 
 
+LOWERS_TO_TWO = "\u0130"
+"""The characters ``str.lower`` turns into two (``İ``): a text holding one is lowered by
+``lower_same`` character by character, a line of it alone would not be."""
+
+
 def _find_identifiers(text: str) -> tuple[Found, ...]:
+    """The scan of ``text`` with each line's values remembered (the same lines recur
+    across tool outputs: a file read again, a test run repeated); the lines not seen
+    before are scanned together, as one text.
+
+    What a line holds does not depend on the lines around it: no symbolic or
+    keyword-announced value spans a newline, and every look-around at a line's edge
+    answers as at the text's. Two things do: a number phrase before a currency word may
+    span one (its words are separated by any white space), and the lowering of a text
+    holding a character of :data:`LOWERS_TO_TWO`: such texts are scanned whole."""
+    if "\n" not in text or LOWERS_TO_TWO in text:
+        return _scan_identifiers(text)
+    lines = text.split("\n")
+    known = _line_values.results
+    missing = [line for line in dict.fromkeys(lines) if line not in known]
+    fresh = _scan_lines(missing) if missing else {}
+    found: list[Found] = []
+    offset = 0
+    for line in lines:
+        entry = known.get(line) or fresh.get(line)
+        if entry is None:  # the memo started over meanwhile
+            return _scan_identifiers(text)
+        currency, items = entry
+        if currency:
+            return _scan_identifiers(text)
+        if items:
+            found.extend(Found(f.kind, f.value, f.start + offset, f.end + offset) for f in items)
+        offset += len(line) + 1
+    return tuple(found)
+
+
+_LineValues = tuple[bool, tuple[Found, ...]]
+"""Whether a line holds a currency word, and its values at offsets within it."""
+
+
+def _scan_lines(lines: list[str]) -> dict[str, _LineValues]:
+    """:data:`_LineValues` of each of ``lines`` (distinct), found by one scan of them
+    joined, and remembered. With a currency word among them, each line is scanned alone
+    (a number phrase before it may reach into the line joined before it)."""
+    joined = "\n".join(lines)
+    low = joined.lower()
+    if any(map(low.__contains__, _CURRENCY_TRIGGERS)) and CURRENCY_WORD.search(low):
+        result = {line: _scan_line(line) for line in lines}
+    else:
+        per_line: dict[str, list[Found]] = {line: [] for line in lines}
+        index = 0
+        line_start = 0
+        line_end = len(lines[0])
+        for item in _scan_identifiers(joined):
+            while item.start >= line_end:
+                index += 1
+                line_start = line_end + 1
+                line_end = line_start + len(lines[index])
+            if line_start:
+                item = Found(item.kind, item.value, item.start - line_start, item.end - line_start)
+            per_line[lines[index]].append(item)
+        result = {line: (False, tuple(items)) for line, items in per_line.items()}
+    for line, entry in result.items():
+        _line_values.remember(line, entry)
+    return result
+
+
+def _scan_line(line: str) -> _LineValues:
+    return CURRENCY_WORD.search(line.lower()) is not None, _scan_identifiers(line)
+
+
+def _scan_identifiers(text: str) -> tuple[Found, ...]:
+    """Every identifier in ``text``, the whole text scanned at once (the plain scan)."""
     found: list[Found] = []
     for match in SYMBOLIC.finditer(text):
         _collect(match, text, found)
@@ -376,6 +448,7 @@ def _find_identifiers(text: str) -> tuple[Found, ...]:
 
 
 _identifiers = remembered(_find_identifiers)
+_line_values: TextMemo[_LineValues] = remembered(_scan_line)
 
 
 _VERSION_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+)+\b")
