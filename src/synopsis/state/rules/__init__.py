@@ -48,6 +48,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
+from synopsis.state._memo import TextMemo, remembered
+
 Stage = Literal[
     "harness",
     "rule",
@@ -97,12 +99,23 @@ def rules(stage: Stage) -> tuple[Rule, ...]:
 
 
 def first_match(stage: Stage, low: str) -> tuple[Rule, re.Match[str]] | None:
-    """The first rule of ``stage`` that matches ``low`` (lower-cased text), and where."""
-    for rule in rules(stage):
-        match = rule.compiled.search(low)
-        if match is not None:
-            return rule, match
-    return None
+    """The first rule of ``stage`` that matches ``low`` (lower-cased text), and where
+    (remembered per text: the same sentences come back in every pass over a log)."""
+    return _first_matches(stage)(low)
+
+
+@cache
+def _first_matches(stage: Stage) -> TextMemo[tuple[Rule, re.Match[str]] | None]:
+    records = rules(stage)
+
+    def first(low: str) -> tuple[Rule, re.Match[str]] | None:
+        for rule in records:
+            match = rule.compiled.search(low)
+            if match is not None:
+                return rule, match
+        return None
+
+    return remembered(first)
 
 
 @cache
@@ -118,7 +131,17 @@ def any_match(stage: Stage, low: str) -> bool:
 
 def masked(stage: Stage, low: str) -> str:
     """``low`` with what each rule of ``stage`` matches blanked out (its ``cue`` group when
-    it has one), the length unchanged so offsets still point into the original."""
+    it has one), the length unchanged so offsets still point into the original
+    (remembered per text)."""
+    return _maskers(stage)(low)
+
+
+@cache
+def _maskers(stage: Stage) -> TextMemo[str]:
+    return remembered(lambda low: _masked(stage, low))
+
+
+def _masked(stage: Stage, low: str) -> str:
     for rule in rules(stage):
         if rule.compiled.search(low) is None:
             continue
