@@ -342,3 +342,46 @@ def test_identifiers_remembered_by_line_survive_the_memo_starting_over(
 def test_only_the_dotted_capital_i_lowers_to_two_characters() -> None:
     every = (chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
     assert "".join(c for c in every if len(c.lower()) != 1) == _patterns.LOWERS_TO_TWO
+
+
+def _plain_redacted(value: Any, entry_id: str) -> Any:
+    """The plain form of ``secrets.redact_value``: every string rebuilt from a full scan."""
+    if isinstance(value, str):
+        found = secrets._scan(value, gated=False)
+        out, position = [], 0
+        for secret in found:
+            out += [value[position : secret.start], secrets.reference(secret.label, entry_id)]
+            position = secret.end
+        return "".join(out) + value[position:]
+    if isinstance(value, dict):
+        return {key: _plain_redacted(item, entry_id) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain_redacted(item, entry_id) for item in value]
+    return value
+
+
+def _unchanged_shares(value: Any, redacted: Any) -> bool:
+    """A container none of whose strings changed is returned itself, not copied."""
+    if isinstance(value, (dict, list)):
+        if redacted == value:
+            return redacted is value
+        pairs = value.items() if isinstance(value, dict) else enumerate(value)
+        return redacted is not value and all(_unchanged_shares(v, redacted[k]) for k, v in pairs)
+    return True
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | texts,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from("abc"), inner),
+    max_leaves=12,
+)
+
+
+@slow
+@given(json_values)
+def test_redacting_a_value_rebuilds_what_a_plain_walk_does(value: Any) -> None:
+    forget()
+    redacted = secrets.redact_value(value, "e1")
+    assert redacted == _plain_redacted(value, "e1")
+    assert _unchanged_shares(value, redacted)
+    assert secrets.redact_value(value, "e1") == redacted  # remembered scans: the same

@@ -229,8 +229,10 @@ def reference(label: str, entry_id: str | None) -> str:
 def redact(text: str, entry_id: str | None = None) -> str:
     """``text`` with each credential replaced by its reference."""
     found = _found(text) if len(text) >= SHORTEST_SECRET else ()
-    if not found:
-        return text
+    return _replaced(text, found, entry_id) if found else text
+
+
+def _replaced(text: str, found: tuple[FoundSecret, ...], entry_id: str | None) -> str:
     parts: list[str] = []
     position = 0
     for secret in found:
@@ -251,30 +253,36 @@ def redact_value(value: object, entry_id: str | None = None) -> object:
     its strings changed)."""
     if isinstance(value, str):
         return redact(value, entry_id) if len(value) >= SHORTEST_SECRET else value
-    if isinstance(value, dict):
-        copy: dict[object, object] | None = None
-        for key, item in value.items():
-            redacted = _redact_item(item, entry_id)
-            if redacted is not item:
-                copy = dict(value) if copy is None else copy
-                copy[key] = redacted
-        return value if copy is None else copy
-    if isinstance(value, list):
-        changed: list[object] | None = None
-        for index, item in enumerate(value):
-            redacted = _redact_item(item, entry_id)
-            if redacted is not item:
-                changed = list(value) if changed is None else changed
-                changed[index] = redacted
-        return value if changed is None else changed
+    if isinstance(value, (dict, list)):
+        return _redacted(value, entry_id)
     return value
 
 
-def _redact_item(item: object, entry_id: str | None) -> object:
-    """:func:`redact_value` of a container's item, without a call for what holds no text
-    (numbers, flags, short strings: most of a message's fields)."""
-    if isinstance(item, str):
-        return redact(item, entry_id) if len(item) >= SHORTEST_SECRET else item
-    if isinstance(item, (dict, list)):
-        return redact_value(item, entry_id)
-    return item
+def _redacted(
+    container: dict[object, object] | list[object], entry_id: str | None
+) -> dict[object, object] | list[object]:
+    """:func:`redact_value` of a dict or list, in one loop over its items (most of a
+    message's fields hold no text, or text seen before: a look-up in the memo)."""
+    known = _found.results
+    copy: dict[object, object] | list[object] | None = None
+    items = container.items() if isinstance(container, dict) else enumerate(container)
+    for key, item in items:
+        if isinstance(item, str):
+            if len(item) < SHORTEST_SECRET:
+                continue
+            found = known.get(item)
+            if found is None:
+                found = _found(item)
+            if not found:
+                continue
+            redacted: object = _replaced(item, found, entry_id)
+        elif isinstance(item, (dict, list)):
+            redacted = _redacted(item, entry_id)
+            if redacted is item:
+                continue
+        else:
+            continue
+        if copy is None:
+            copy = dict(container) if isinstance(container, dict) else list(container)
+        copy[key] = redacted  # type: ignore[call-overload]  # a key of its own container
+    return container if copy is None else copy
