@@ -385,3 +385,26 @@ def test_redacting_a_value_rebuilds_what_a_plain_walk_does(value: Any) -> None:
     assert redacted == _plain_redacted(value, "e1")
     assert _unchanged_shares(value, redacted)
     assert secrets.redact_value(value, "e1") == redacted  # remembered scans: the same
+
+
+RULE_WORDS = ["must", "never", "don't", "have to", "production", "v1.2", "staging", "actually",
+              "instead of", "stays", "i rebased", "reset the last commit", "不要", "改成", "原来",
+              "see above", "you are an expert", "task: ", "you implemented a solid fix",
+              "\n"]  # fmt: skip
+
+
+@slow
+@given(st.lists(st.sampled_from(RULE_WORDS + FRAGMENTS), max_size=10).map("".join))
+def test_remembered_rule_matches_equal_a_run_of_every_record(text: str) -> None:
+    from synopsis.state import rules
+
+    low = text.lower()
+    forget()
+    for stage in ("harness", "rule", "not-rule", "specific", "update", "keep", "correction"):
+        plain = next(
+            ((r, m.span()) for r in rules.rules(stage) if (m := r.compiled.search(low))), None
+        )
+        for _ in range(2):  # a fresh scan, then the remembered one
+            found = rules.first_match(stage, low)
+            assert (found and (found[0], found[1].span())) == plain
+            assert rules.masked(stage, low) == rules._masked(stage, low)
