@@ -20,6 +20,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Literal
 
+from synopsis.state._memo import remembered
+
 Scope = Literal["all", "last", "after"]
 
 
@@ -47,7 +49,7 @@ or backslashes that shell words drop (``g"i"t``): a command without it is not pa
 
 def command_rewrite(command: str) -> Rewrite | None:
     """The rewrite a shell command makes, if it makes one (its first such command)."""
-    return None if _NAMES_A_REWRITER.search(command) is None else _first_rewrite(command)
+    return None if _NAMES_A_REWRITER.search(command) is None else _rewrites(command)
 
 
 def _first_rewrite(command: str) -> Rewrite | None:
@@ -57,6 +59,10 @@ def _first_rewrite(command: str) -> Rewrite | None:
             if rewrite is not None:
                 return rewrite
     return None
+
+
+_rewrites = remembered(_first_rewrite)
+"""Each command's first rewrite, remembered (a shell parse per part is slow)."""
 
 
 def _simple_rewrite(part: str) -> Rewrite | None:

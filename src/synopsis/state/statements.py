@@ -20,6 +20,7 @@ import re
 from typing import Literal
 
 from synopsis.state import _patterns as pat
+from synopsis.state._memo import remembered
 from synopsis.state._text import MAX_SENTENCE, window
 from synopsis.state.rules import any_match
 from synopsis.state.rules import masked as rules_masked
@@ -309,7 +310,12 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 def value_classes(sentence: str) -> list[tuple[str, str]]:
     """(class, verbatim value) of each classified value in ``sentence``, left to right
-    (in its first :data:`MAX_SENTENCE` × 2 characters: longer "sentences" are logs)."""
+    (in its first :data:`MAX_SENTENCE` × 2 characters: longer "sentences" are logs;
+    remembered per sentence)."""
+    return list(_value_classes(sentence))
+
+
+def _classify_values(sentence: str) -> tuple[tuple[str, str], ...]:
     sentence = sentence[: 2 * MAX_SENTENCE]
     low = pat.lower_same(sentence)
     found: list[tuple[int, str, str]] = []
@@ -334,7 +340,10 @@ def value_classes(sentence: str) -> list[tuple[str, str]]:
         taken.append(match.span())
         found.append((match.start(), f"count:{unit}", sentence[match.start() : match.end()]))
     found.sort()
-    return [(name, value) for _, name, value in found]
+    return tuple((name, value) for _, name, value in found)
+
+
+_value_classes = remembered(_classify_values)
 
 
 _UNIT_COUNT = re.compile(
