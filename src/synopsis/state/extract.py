@@ -247,6 +247,8 @@ class _Builder:
         self.said = state.last_said
         """The assistant's latest words: what a short reply of the user answers."""
         self.facts = {normalize_ws(f.text): f for f in state.facts}
+        self.facts_trimmed = -1
+        """How many facts the last trim of the assistant's findings left (only it drops any)."""
         self.next_steps = state.next_steps
         self.values = ValueBook(state.identifiers)
         self.tools = ToolLedger(state)
@@ -619,9 +621,12 @@ class _Builder:
             classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
             self._add_fact(Fact(window(sentence, 0), entry_id, "assistant", "tool", classes))
             found += 1
+        if len(self.facts) == self.facts_trimmed:
+            return  # no fact added since the last trim: nothing to drop
         findings = [k for k, f in self.facts.items() if f.source == "assistant"]
         for key in findings[: max(0, len(findings) - MAX_FINDINGS)]:
             del self.facts[key]
+        self.facts_trimmed = len(self.facts)
 
     def _relied_on(
         self, reply: str | None, flagged: Sequence[Fact] = (), *, known: bool = False
