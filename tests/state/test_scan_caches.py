@@ -95,11 +95,14 @@ def test_alternatives_are_split_only_at_the_top_level() -> None:
     source = r"^a\|b|[|^\]]x|(c|d)+|^e(?:f|g)|"
     assert alternatives(source) == [r"^a\|b", r"[|^\]]x", "(c|d)+", "^e(?:f|g)", ""]
     assert alternatives(r"[]|]a|b") == ["[]|]a", "b"]
-    samples = ["q\nbc", "ay\n", "x1", "ac\nz", "bxy1", "CD", "Ab", "a b", "a", "b", "c", ""]
+    samples = ["q\nbc", "ay\n", "x1", "ac\nz", "bxy1", "CD", "Ab", "a b", "a", "b", "c", "",
+               "ab c", "xab c", "ab cd", "é ab c", "éab c", "bx", "bsx", "abx", "_11", "a_11",
+               "(c", "ac"]  # fmt: skip
     for pattern in [
         re.compile(r"^x\d|y$|^(a|b)c", re.MULTILINE),
         re.compile(r"(?i)^ab|cd"),  # a global flag: not split
         re.compile(r"(a)|^b\1"),  # a back reference: not split
+        re.compile(r"\bab c\b|\bbs?x|\b_1{2}|\b(c)"),  # a word boundary before a literal
     ]:
         check = matches_anywhere(pattern)
         assert [check(t) for t in samples] == [pattern.search(t) is not None for t in samples]

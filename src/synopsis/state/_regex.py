@@ -3,8 +3,9 @@
 Python's matcher tries every alternative of ``^A|^B|C|…`` at every position of the text.
 When only *whether* the pattern matches is asked, the same answer comes from
 ``^(?:A|B|…)`` — tried only where a line starts — and each unanchored alternative on
-its own (a literal one then gets the matcher's fast prefix scan). On tool output this is
-2–7 times faster. The pattern stays written as one alternation; its split is derived
+its own (a literal one then gets the matcher's fast prefix scan; so does one opening
+with a word boundary before a literal word, rewritten). On tool output this is 2–7
+times faster. The pattern stays written as one alternation; its split is derived
 from its source, so a new alternative is split the same way.
 """
 
@@ -57,7 +58,31 @@ def matches_anywhere(pattern: re.Pattern[str]) -> Callable[[str], bool]:
         return lambda text: pattern.search(text) is not None  # splitting would change it
     parts = alternatives(source)
     anchored = [part[1:] for part in parts if part.startswith("^")]
-    patterns = [re.compile(part, pattern.flags) for part in parts if not part.startswith("^")]
+    patterns = [
+        re.compile(_literal_first(part, pattern.flags), pattern.flags)
+        for part in parts
+        if not part.startswith("^")
+    ]
     if anchored:
         patterns.insert(0, re.compile("^(?:" + "|".join(anchored) + ")", pattern.flags))
     return lambda text: any(p.search(text) is not None for p in patterns)
+
+
+_BOUNDED_LITERAL = re.compile(r"\\b(\w[\w ]*)")
+
+
+def _literal_first(part: str, flags: int) -> str:
+    r"""``\bword …`` as ``word(?<!\wword) …``: the same matches, but the pattern begins
+    with its literal, which the matcher finds with its fast prefix scan (a leading ``\b``
+    has it try every position). Before a word character, ``\b`` is "no word character
+    before it"; a character the quantifier after the literal applies to stays out of it."""
+    match = _BOUNDED_LITERAL.match(part)
+    if match is None or flags & (re.IGNORECASE | re.VERBOSE):
+        return part
+    literal = match.group(1)
+    if part[match.end() : match.end() + 1] in ("?", "*", "+", "{"):
+        literal = literal[:-1]
+    if not literal:
+        return part
+    rest = part[2 + len(literal) :]
+    return f"{literal}(?<!\\w{literal}){rest}"
