@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from synopsis.state import attribution
 from synopsis.state.attribution import (
     MAX_VERBATIM_MESSAGE,
     attribute,
@@ -230,3 +232,25 @@ def test_a_trailer_line_the_user_wrote_in_prose_is_kept() -> None:
     text = "Email the report to ana@corp.example when it is green."
     values = {i.value for i in extract_working_state([user(text)]).identifiers}
     assert "ana@corp.example" in values
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ines: back from the coast!", "ines"),
+        ("[day 3, 18:05]\nMarta Silva: did you sleep?", "marta silva"),
+        ("Assistant: here is the plan", None),
+        ("Update: the port changed", None),
+        ("the port: 5432", None),
+        ("Ines:no space after it", None),
+    ],
+)
+def test_a_speaker_label_names_a_person(text: str, name: str | None) -> None:
+    assert attribution.speaker_label(text) == name
+
+
+def test_two_people_talk_when_both_turns_carry_different_names_and_no_agent_worked() -> None:
+    assert attribution.between_people("Ines: hi", "Marta: hey there", agent_work=False)
+    assert not attribution.between_people("Ines: hi", "Marta: hey there", agent_work=True)
+    assert not attribution.between_people("Ines: hi", "Ines: me again", agent_work=False)
+    assert not attribution.between_people("Ines: hi", "Sure, I can do that.", agent_work=False)

@@ -155,3 +155,131 @@ def test_a_should_of_expectation_is_no_rule(text: str) -> None:
 def test_a_should_of_requirement_stays_a_rule() -> None:
     assert rules_of("The nightly export should be ready by 6am.")
     assert rules_of("It should be ready by Friday, the client demo is Monday.")
+
+
+# --- what someone else said, did or is; what the speaker plans or believes ------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # reported speech: another person's instruction, told over
+        "My aunt always told me to never lend money to friends.",
+        'The sign at the trailhead says, "Never leave the marked path".',
+        # narration: always / never before a past tense, or in the present perfect
+        "Back in school we never had a proper gym.",
+        "The ferry always arrived late that summer.",
+        "I've always been curious about glassblowing.",
+        "She has never owned a car.",
+        # someone else's habits
+        "My brothers always tease me about it.",
+        "They make sure every visitor signs the book.",
+        "Most people don't read the small print, and others don't care.",
+        # the condition of a sentence, not its request
+        "It is hard to focus when you don't get enough sleep.",
+        # an opinion with a modal
+        "Honestly I think libraries should open on Sundays.",
+        "We all agree that the council has to fix the bridge.",
+        # the speaker's own plan or effort
+        "I'm going to keep using the paper planner this year.",
+        "I'll do my best to make sure the twins feel at home.",
+        # care and cheer shaped like orders
+        "Long week for you, so make sure you take care of yourself.",
+        # a wh-clause with a longer noun phrase before its modal
+        "It showed me how many forms we still have to fill in.",
+        # a guess about how it went
+        "You must have had a lovely time up there.",
+        # an idiom
+        "A shared calendar helps us stay on track.",
+    ],
+)
+def test_narration_reports_beliefs_and_plans_are_not_rules(text: str) -> None:
+    assert rules_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("As I said before, never merge without a review.", "never merge"),
+        ("I never said to rename the tables.", "rename the tables"),
+        ("When the build is red, never deploy it.", "never deploy"),
+        ("Always tag the release before you publish it.", "tag the release"),
+        ("We don't want any tracking pixels in the emails.", "tracking pixels"),
+        ("Make sure you take the database snapshot first.", "snapshot"),
+        ("Keep using the staging bucket for uploads.", "staging bucket"),
+    ],
+)
+def test_the_users_own_rules_next_to_those_shapes_stay_rules(text: str, kept: str) -> None:
+    assert any(kept in rule for rule in rules_of(text))
+
+
+# --- a new value of a standing rule -----------------------------------------------------------
+
+
+def test_a_new_value_of_a_standing_rule_is_the_rule_now() -> None:
+    state = extract_working_state(
+        [
+            user("Keep the error budget at 2% per week. Don't let it creep up."),
+            user("Update: loosen the error budget to 3 for the launch week."),
+        ]
+    )
+    rules = [c.text for c in state.current_constraints()]
+    assert rules == ["Update: loosen the error budget to 3 for the launch week."]
+
+
+def test_a_new_value_of_a_fact_beside_a_rule_leaves_the_rule_alone() -> None:
+    rule = "Always lint before pushing. The squad is 6 people."
+    state = extract_working_state([user(rule), user("Actually we are 8 people now.")])
+    assert [c.text for c in state.current_constraints()] == [rule]
+
+
+def test_the_value_a_rule_refers_back_to_is_one_statement_not_also_a_fact() -> None:
+    state = extract_working_state([user("The cap is 40 euros a head. Don't exceed it.")])
+    assert [c.text for c in state.current_constraints()] == [
+        "The cap is 40 euros a head. Don't exceed it."
+    ]
+    assert not any("40 euros" in f.text for f in state.current_facts())
+
+
+# --- a chat between two people -------------------------------------------------------------
+
+
+def _chat(*turns: str) -> list[dict[str, Any]]:
+    roles = ("user", "assistant")
+    return [{"role": roles[i % 2], "content": t} for i, t in enumerate(turns)]
+
+
+def test_friends_advice_in_a_chat_between_people_is_kept_as_what_they_said() -> None:
+    messages = _chat(
+        "Priya: hey! finally moved into the new flat",
+        "Tomas: congrats!! how is it?",
+        "Priya: tiny but bright. Never buy a sofa before measuring the door, trust me.",
+    )
+    state = extract_working_state(messages)
+    assert state.current_constraints() == ()
+    assert any("measuring the door" in f.text for f in state.current_facts())
+
+
+def test_a_named_turn_in_an_agent_session_still_states_rules() -> None:
+    messages = [
+        {"role": "user", "content": "Priya: look at the failing job"},
+        {
+            "role": "assistant",
+            "content": [{"type": "toolCall", "id": "c1", "name": "bash",
+                         "arguments": {"command": "make ci"}}],
+        },
+        {"role": "toolResult", "toolCallId": "c1", "toolName": "bash",
+         "content": [{"type": "text", "text": "ok"}], "isError": False},
+        {"role": "assistant", "content": "Tomas: it passes locally."},
+        {"role": "user", "content": "Priya: never rerun it on the shared runner."},
+    ]  # fmt: skip
+    assert any("shared runner" in r for r in rules_of_messages(messages))
+
+
+def test_a_role_or_label_word_is_no_persons_name() -> None:
+    messages = _chat("Note: the repo is big", "Assistant: understood.", "Note: never push to main.")
+    assert any("push to main" in r for r in rules_of_messages(messages))
+
+
+def rules_of_messages(messages: list[dict[str, Any]]) -> list[str]:
+    return [c.text for c in extract_working_state(messages).current_constraints()]

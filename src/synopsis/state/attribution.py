@@ -518,6 +518,44 @@ def without_signatures(text: str) -> str:
     return _SIGNATURE_LINE.sub("", text)
 
 
+# --- a chat between two people --------------------------------------------------------------
+
+_SPEAKER_LABEL = re.compile(
+    r"\A\s*(?:\[[^\]\n]{1,80}\]\s*\n\s*)?(?P<name>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?):[ \t]+\S"
+)
+"""A turn that opens with the name of who speaks ("Dana: …"), after a bracketed header
+line at most ("[session 2, 3 May]", "[10:42]")."""
+_NOT_PEOPLE = frozenset(
+    {"user", "assistant", "system", "human", "ai", "bot", "model", "agent", "tool", "note",
+     "update", "summary", "answer", "question", "reply", "response", "output", "input",
+     "result", "error", "warning", "edit", "correction", "goal", "task", "status", "context",
+     "plan", "step", "done", "todo", "rules", "requirements", "budget", "also", "ps", "fyi",
+     "important", "scope", "issue", "problem", "bug", "feature", "example", "review"}
+)  # fmt: skip
+
+
+def speaker_label(text: str) -> str | None:
+    """The person's name a turn opens with ("Dana: hi!"), lower-cased; a role or a label
+    word ("Assistant:", "Note:", "Update:") is nobody's name."""
+    match = _SPEAKER_LABEL.match(text)
+    if match is None:
+        return None
+    name = match.group("name").lower()
+    return None if name in _NOT_PEOPLE or name.split()[0] in _NOT_PEOPLE else name
+
+
+def between_people(text: str, said: str, agent_work: bool) -> bool:
+    """Whether a user turn belongs to a chat between two people rather than to a user
+    instructing an assistant: no agent work so far (no tool call, no file), and this turn
+    and the other side's last one each open with a different person's name. Friends'
+    advice to each other ("make sure you rest", "never give up") is nobody's rule for an
+    assistant to obey: their sentences are kept as what they said, not as constraints."""
+    if agent_work:
+        return False
+    mine, theirs = speaker_label(text), speaker_label(said)
+    return mine is not None and theirs is not None and mine != theirs
+
+
 # --- languages without rules -------------------------------------------------------------
 
 _LATIN = re.compile(r"[A-Za-z]")

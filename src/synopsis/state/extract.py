@@ -321,7 +321,9 @@ class _Builder:
         for choice in choices:
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
-        self._statements(typed, low, entry_id)
+        agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
+        peers = attribution.between_people(typed, self.said, agent_work)
+        self._statements(typed, low, entry_id, rules=not peers)
         self.values.user_values(typed, low, entry_id)
         if any_match("rewrite", low):
             self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
@@ -387,9 +389,10 @@ class _Builder:
             if _progress.is_finished(outcome):
                 self.tools.close_request(self.tools.request)
 
-    def _statements(self, text: str, low: str, entry_id: str | None) -> None:
+    def _statements(self, text: str, low: str, entry_id: str | None, rules: bool = True) -> None:
         """Classify each typed sentence; keep rules as whole statements and facts verbatim;
-        let an update supersede the earlier statement of the same kind of value."""
+        let an update supersede the earlier statement of the same kind of value. Without
+        ``rules`` (a chat between people) a rule-shaped sentence is kept as a fact."""
         spans = sentences(text)
         # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
         # each of its value-bearing sentences an update.
@@ -409,7 +412,10 @@ class _Builder:
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
-        kinds = st.classify_all(text, low, spans)
+        kinds = [
+            kind if rules or kind != "rule" else "fact"
+            for kind in st.classify_all(text, low, spans)
+        ]
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]
             kind = kinds[index]
@@ -422,14 +428,32 @@ class _Builder:
             key = normalize_ws(record_text)
             if key in self.constraints or key in self.facts:
                 continue  # merged before: its update, too, is already applied
+            if kind == "fact" and self._in_rule(key, entry_id):
+                continue  # the value of a rule said next to it: one statement, the rule's
             if updating:
-                self._supersede(sentence, entry_id, said_here, message_words, kept)
+                replaced = self._supersede(sentence, entry_id, said_here, message_words, kept)
+                words = st.topic_words(sentence_low)
+                if kind == "fact" and any(words & st.rule_topic(rule) for rule in replaced):
+                    # a new value of a standing rule, about what the rule is about, is the
+                    # rule now ("let's relax the coverage bar to 75")
+                    kind, record_text = "rule", st.statement(text, spans, index, start)
+                    key = normalize_ws(record_text)
             said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
+                for fact_key in [k for k, f in self.facts.items() if f.entry_id == entry_id]:
+                    if fact_key in key and fact_key in said_here:
+                        del self.facts[fact_key]  # said just before, it is part of the rule
             else:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
+
+    def _in_rule(self, key: str, entry_id: str | None) -> bool:
+        """Whether a sentence is part of a rule statement of the same message."""
+        return any(
+            rule.entry_id == entry_id and rule.source == "user" and key in rule_key
+            for rule_key, rule in self.constraints.items()
+        )
 
     def _add_fact(self, fact: Fact) -> None:
         key = normalize_ws(fact.text)
@@ -443,21 +467,22 @@ class _Builder:
         said_here: set[str],
         message_words: frozenset[str] | set[str] = frozenset(),
         kept: Sequence[str] = (),
-    ) -> None:
+    ) -> list[str]:
         """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each slot of
         value it states, the latest earlier statement of that slot — preferring one about
         the same subject — and the values that statement held.
 
         Among statements equally about the subject, a fact (what holds now) goes before a
         standing rule; a value the update states again ("also a Sunday", "still one hour")
-        is not replaced."""
+        is not replaced. Returns the user's standing rules whose value it replaced."""
         if st.keeps_value(pat.lower_same(sentence)):
-            return
+            return []
         new_values = st.value_classes(sentence)
         if not new_values:  # "we'll be 15 in total": a bare number restates a numeric value
             new_values = [("number", n) for n in st.bare_numbers(sentence)[:1]]
         if not new_values:
-            return
+            return []
+        replaced_rules: list[str] = []
         named_old = st.replaced_numbers(sentence)
         marker = entry_id or "a later statement"
         words = _subject_words(sentence)
@@ -511,6 +536,8 @@ class _Builder:
             store, key, old_text, _ = max(
                 enumerate(pool), key=lambda c: _rank(c[0], c[1], words, context)
             )[1]
+            if store == "rule":
+                replaced_rules.append(old_text)
             old_values = st.value_classes(old_text)
             old_slots = {c for c, _ in old_values}
             replaced = _replaced_values(old_text, old_values, same, restated, words)
@@ -532,6 +559,7 @@ class _Builder:
                     self.facts[key] = replace(self.facts[key], superseded_by=marker)
                 elif all(
                     any(same(c) for c, _ in st.value_classes(old_text[start:end]))
+                    or st.refers_back(pat.lower_same(old_text[start:end]))
                     for start, end in sentences(old_text)
                 ):
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
@@ -549,6 +577,7 @@ class _Builder:
                         iso = _ISO_DAY.match(identifier.value)
                         if iso is not None:  # as tool calls write it: "start=2026-06-20T16:00"
                             self.values.retire(iso.group(), new_value)
+        return replaced_rules
 
     # --- git history -------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from synopsis.state import _patterns as pat
 from synopsis.state._memo import remembered
-from synopsis.state._text import MAX_SENTENCE, window
+from synopsis.state._text import MAX_SENTENCE, sentences, window
 from synopsis.state.rules import any_match
 from synopsis.state.rules import masked as rules_masked
 
@@ -221,6 +221,32 @@ def topic_words(low: str) -> set[str]:
     sentence, without rule words: roughly what it is about."""
     words = {m.group(1) or m.group() for m in _TOPIC.finditer(low)}
     return {w for w in words if w and w not in _NOT_TOPIC}
+
+
+_REFERS_BACK = re.compile(
+    r"\b(?:it|them)\b|\b(?:that|this|those)\s*(?:[.,;:!?]|$|\b(?:for|without|unless|again)\b)|"
+    r"^(?:超了|超过了|超出|高于|低于|多于|少于)"
+)
+"""A pronoun that points back at something said before ("Don't go over it", "Don't go
+above that for a box"; "超了先问我" names no subject at all)."""
+
+
+def refers_back(low: str) -> bool:
+    """Whether a sentence is about what the sentence before it named: the neighbour that
+    holds its value belongs to it (and when that value is replaced, so is it)."""
+    return _REFERS_BACK.search(low) is not None
+
+
+def rule_topic(rule: str) -> set[str]:
+    """What a rule statement is about: the topic words of its rule sentences, and of the
+    sentences whose value a rule sentence refers back to ("keep the bar at 80%. Don't let
+    it drop." is about the bar); not of a fact said beside it ("Always write the tests
+    first. The team is 9 people." is not about the team)."""
+    parts = [pat.lower_same(rule[start:end]) for start, end in sentences(rule)]
+    rules = [low for low in parts if is_rule(low)]
+    if any(refers_back(low) for low in rules):
+        rules = parts
+    return {word for low in rules for word in topic_words(low)}
 
 
 # --- values and their classes --------------------------------------------------------------

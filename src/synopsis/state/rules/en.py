@@ -147,11 +147,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "stick-to",
         "rule",
-        r"\b(?:stick to|stick with|keep using|stay on|hands off)\b|"
+        r"\b(?:stick to|stick with|keep using|stay on(?! (?:track|top|board)\b)|hands off)\b|"
         r"\bleave (?:[\w/.&'’-]+ ){0,8}?(?:alone|as (?:it )?is|untouched|unchanged|in place)\b",
         matches=("Stick to the public API.", "Leave migrations/ alone.",
                  "Leave the nightly job on the old runner as is."),
-        misses=("The label sticks too much.",),
+        misses=("The label sticks too much.", "A planner helps me stay on track."),
     ),
     Rule(
         "limit-on-a-kind",
@@ -238,7 +238,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "modal-in-a-wh-clause",
         "not-rule",
-        r"\b(?:what|which|whatever|who|whoever|where|how)\s+(?:[\w'’-]+\s+){0,3}?"
+        r"\b(?:what|which|whatever|who|whoever|where|how)\s+(?:[\w'’-]+\s+){0,4}?"
         r"(?P<cue>should(?:n['’]t)?|needs? to|ha(?:ve|s) to|must)\b",
         matches=("Tell me which files should move.", "Explain what the script needs to do.",
                  "I parked the van, which should be fine there."),
@@ -306,11 +306,12 @@ RULES: tuple[Rule, ...] = (
         r"amazing|great|fun|nice|cool|hard|tough|tiring|exhausting|exciting|wonderful|lovely|"
         r"rewarding|inspiring|scary|frustrating|stressful|tired|proud|thrilled|relieved|"
         r"relief|blast|dream|nightmare|busy|challenging|difficult|special)\b|"
-        r"\bmust(?:['’]ve| have) (?:felt|had (?:so much |such |a |an )?(?:great|good|fun|blast|"
-        r"amazing))\b|\ba must-have\b",
+        r"\bmust(?:['’]ve| have) (?:felt|had|loved|enjoyed|learned|learnt|gotten|got|seen|gone|"
+        r"heard|missed|thought|known|spent)\b|\ba must-have\b",
         matches=("Wow, that must have been exhausting!", "You must be so proud of her.",
                  "That must've taken forever.", "It must be a relief to have it done.",
-                 "It must have felt good to finish.", "That book is a must-have."),
+                 "It must have felt good to finish.", "That book is a must-have.",
+                 "She must have had a rough week."),
         misses=("The invoice must have been approved by finance.", "Replies must be short.",
                 "You must have the key with you.", "The form must have been signed first."),
     ),
@@ -354,6 +355,114 @@ RULES: tuple[Rule, ...] = (
         misses=("Never give up the lock while writing.", "Don't worry about style, fix the bug.",
                 "Ship it without the beta flag.",
                 "Only take the last ten minutes.", "Make sure you bring the charger."),
+    ),
+    # --- rule words in what someone else said, did or is: nobody is told anything ----------
+    Rule(
+        "reported-instruction",
+        "not-rule",
+        # what another person told, taught or advised (the user's own "as I said, …" is
+        # theirs, still): the rest of the sentence is their words, reported
+        r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bi have )(?<!\bi already )(?<!\bi never )"
+        r"(?<!\bwe never )"
+        r"\b(?:told|taught|teaches|tells|said|says|asked|reminded|advised|warned|encouraged|"
+        r"urged|showed|shows|wrote|writes)\b(?: (?:me|us|him|her|them|you|everyone))?"
+        r"(?: (?:to|that|how|about))?[,:]?\s+[^.!?;\n]*",
+        matches=("My grandfather always told me to never sell the land.",
+                 "The poster says, \"Always be kind\".",
+                 "Her coach taught her that you must never skip a warm-up."),
+        misses=("As I said, never push to main.", "I told you to always ask first.",
+                "I never said to touch the schema.",
+                "Never push to main."),
+    ),
+    Rule(
+        "narrated-always-never",
+        "not-rule",
+        # "always"/"never" before a verb in the past tense narrates what happened or used to
+        # (the user's "I never said to …" is a rebuke: a rule of theirs)
+        r"\b(?P<cue>always|never)\s+(?:\w+ly\s+)?(?:(?<!i never )(?<!we never )(?:said|told|"
+        r"asked|wanted|agreed)\b|(?!(?:embed|shred|exceed|proceed|succeed|said|told|asked|"
+        r"wanted|agreed)\b)"
+        r"[a-z]{2,}(?<!e)ed|had|made|was|were|did|went|got|took|saw|knew|felt|"
+        r"thought|came|gave|found|brought|kept|wrote|ate|drank|taught|bought|won|lost|met|"
+        r"paid|sent|spent|understood|heard|held|became|began|forgot|grew|spoke|wore|broke|ran|fell|"
+        r"left|sat|stood|slept|drove|flew|caught|fought|built|meant|chose)\b",
+        matches=("As a kid I never liked the dark.", "The old car always broke down in winter."),
+        misses=("Never exceed the quota.", "Always run the linter.", "Never need a reason.",
+                "I never said to delete the cache."),
+    ),
+    Rule(
+        "perfect-always-never",
+        "not-rule",
+        # the present perfect ("I've always been …", "she has never tried …") describes a life
+        r"\b(?:have|has|had|i['’]ve|we['’]ve|you['’]ve|they['’]ve|i['’]d)\s+(?:\w+ly\s+)?"
+        r"(?P<cue>always|never)\b",
+        matches=("I've always been into birds.", "She has never tried sushi."),
+        misses=("Always be polite.", "You will never pass this way."),
+    ),
+    Rule(
+        "third-person-habit",
+        "not-rule",
+        # how someone or something else is or acts ("they always cheer me on", "the kids
+        # don't have books", "others don't"): a description, not a request to anyone
+        r"\b(?:he|she|they|others|everyone|everybody|nobody|people|things|kids|"
+        r"(?:my|our|his|her|their) [a-z]+)"
+        r"(?:\s+(?:are|is|was|were)|['’](?:re|s))?(?:\s+(?:also|usually|really|just|still|"
+        r"often|sometimes|all))?\s+"
+        r"(?P<cue>always|never|don['’]?t|do not|make sure|ensure|only)\b"
+        r"(?!\s+(?:need|have to|has to|want|allow|let)\b)",
+        matches=("My neighbours always wave at us.", "The tickets were gone and others don't care.",
+                 "They make sure every kid gets a snack."),
+        misses=("Always wave at us.", "We don't want tickets.", "Make sure they eat."),
+    ),
+    Rule(
+        "cue-in-a-condition",
+        "not-rule",
+        # the condition of a sentence ("when you don't have faith", "if they never call") is
+        # not what it asks; a rule in its main clause still counts
+        r"\b(?:if|when|whenever|unless|because|since|while|as long as)\s+(?:you|they|we|i|he|"
+        r"she|it|things|people|someone|others)\s+(?:\w+ly\s+)?"
+        r"(?P<cue>don['’]?t|do not|never|always|only)\b",
+        matches=("It's tough to study when you don't sleep.", "If they never call back, fine."),
+        misses=("When the job fails, never retry it.", "Don't retry it."),
+    ),
+    Rule(
+        "belief-with-a-modal",
+        "not-rule",
+        # an opinion ("I think schools should get more money", "I agree that we should …")
+        # holds a view; it sets no rule for the reader
+        r"\b(?:i|we)\s+(?:(?:\w+ly|all|both|also|still|do)\s+)?(?:think|believe|feel|guess|"
+        r"suppose|agree|reckon|hope)\b"
+        r"(?: that)?[^.!?;\n]{0,80}?\b(?P<cue>should(?:n['’]t)?|must|ha(?:ve|s) to|needs? to|"
+        r"ought to)\b",
+        matches=("I really think parks should be free.", "We agree that the city has to act."),
+        misses=("Parks should be free.", "The city has to act, I think."),
+    ),
+    Rule(
+        "own-intention",
+        "not-rule",
+        # the speaker's own plan or effort ("I'm going to keep using my voice", "I'll do
+        # my best to make sure …", "I try to … make sure I'm there"): nothing for the reader
+        r"\bi(?:['’]ll| will|['’]m (?:going|gonna|trying) to| am (?:going|trying) to| try to|"
+        r"(?: always)? try to| do my best to)\b(?: (?:do my best|try|always try|really try) to)?"
+        r"[^.!?;,\n]{0,50}?\b(?P<cue>make sure|ensure|be sure|always|never|keep using|stick to|"
+        r"stick with|only)\b",
+        matches=("I'm going to keep using the old bike.",
+                 "I try to plan ahead and make sure I rest."),
+        misses=("Make sure I rest.", "Keep using the old bike."),
+    ),
+    Rule(
+        "encouragement",
+        "not-rule",
+        # care and cheer shaped like orders ("make sure you take care of yourself", "don't
+        # forget to stay positive"): a friend's wish, nothing anyone must do
+        r"\b(?:(?:make sure|be sure|remember|don['’]?t forget|do not forget|always|never forget)"
+        r"\s+(?:to\s+)?(?:you\s+)?)?(?:take (?:good )?care of yourself|stay (?:positive|strong|"
+        r"safe|hopeful)|keep (?:your head up|smiling|shining|believing)|hang in there|"
+        r"believe in yourself|be kind to yourself|treat yourself|enjoy (?:yourself|every moment|"
+        r"the ride|it)|have (?:a )?(?:fun|blast|great time))\b",
+        matches=("Rest up and make sure you take care of yourself.",
+                 "Don't forget to stay hopeful, it gets better."),
+        misses=("Make sure you take the backup first.", "Don't forget to stay on the VPN."),
     ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
     Rule(
