@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from synopsis.state._patterns import lower_same
 from synopsis.state._text import (
     contains_value,
     normalize_ws,
@@ -49,7 +50,7 @@ from synopsis.state.sections import (
     split_tail,
     unfenced,
 )
-from synopsis.state.statements import without_old_values
+from synopsis.state.statements import topic_words, without_old_values
 
 MAX_PINNED_ERRORS = 20
 """The most recent open failures the guard insists on (older ones stay in the state)."""
@@ -80,9 +81,10 @@ class PinnedFact:
 
 @dataclass(frozen=True, slots=True)
 class GuardChange:
-    """One change the guard made: a fact restored, or a line marked as superseded."""
+    """One change the guard made: a fact restored, a line marked as superseded, or a rule
+    line dropped that nothing the user wrote backs."""
 
-    action: Literal["restored", "marked"]
+    action: Literal["restored", "marked", "dropped"]
     kind: FactKind | Literal["superseded"]
     text: str
     section: str
@@ -106,17 +108,21 @@ class GuardResult:
     text: str
     restored: tuple[GuardChange, ...] = ()
     stale: tuple[GuardChange, ...] = ()
+    dropped: tuple[GuardChange, ...] = ()
 
     @property
     def changed(self) -> bool:
-        return bool(self.restored or self.stale)
+        return bool(self.restored or self.stale or self.dropped)
 
     def to_json(self) -> dict[str, Any]:
         """For the compaction entry's ``details`` and the compaction event."""
-        return {
+        data: dict[str, Any] = {
             "restored": [change.to_json() for change in self.restored],
             "stale": [change.to_json() for change in self.stale],
         }
+        if self.dropped:
+            data["dropped"] = [change.to_json() for change in self.dropped]
+        return data
 
 
 def pinned_facts(state: WorkingState) -> list[PinnedFact]:
@@ -214,7 +220,10 @@ def guard_summary(
     body, split_part = (head[: turn.start()], head[turn.start() :]) if turn else (head, "")
 
     restored: list[GuardChange] = []
-    lines = body.split("\n")
+    lines, dropped = _without_unbacked_rules(body.split("\n"), state)
+    if split_part:  # the split turn's own summary is a model's text too
+        split_lines, split_dropped = _without_unbacked_rules(split_part.split("\n"), state)
+        split_part, dropped = "\n".join(split_lines), dropped + split_dropped
     for section in ("constraints", "goal", "blocked", "critical"):
         facts = missing.get(section)
         if not facts:
@@ -228,7 +237,52 @@ def guard_summary(
     marked = _mark_stale("\n".join(lines) + split_part, current, stale_changes)
     if max_chars is not None:
         marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned_facts(state)])
-    return GuardResult(marked + tail, tuple(restored), tuple(stale_changes))
+    return GuardResult(marked + tail, tuple(restored), tuple(stale_changes), tuple(dropped))
+
+
+UNBACKED_SHARE = 0.5
+"""A rule line is backed when this share of its topic words stands in one thing the state
+holds from the user (a rule, a statement, a request) or from an earlier checkpoint's rules."""
+
+
+def _without_unbacked_rules(
+    lines: list[str], state: WorkingState
+) -> tuple[list[str], list[GuardChange]]:
+    """``lines`` without the Constraints items that nothing the user wrote backs.
+
+    A model summarizer may invent a rule, or copy one a previous model invented; the next
+    round would read it back and keep it for good. The state knows what the user said:
+    a rule line whose words stand in none of its records is nobody's rule and goes (a
+    paraphrase of a real rule shares its words and stays; a rule the guard pins is
+    restored verbatim anyway). With nothing to check against, nothing is dropped."""
+    backing = [
+        topic_words(lower_same(text))
+        for text in (
+            *(c.text for c in state.constraints),
+            *(f.text for f in state.facts if f.source == "user"),
+            *(g.text for g in state.goals),
+            *(d.text for d in state.decisions if d.source == "user"),
+            *(fact.line for fact in pinned_facts(state)),
+        )
+    ]
+    if not backing:
+        return lines, []
+    kinds = _section_kinds(lines)
+    kept: list[str] = []
+    dropped: list[GuardChange] = []
+    for index, line in enumerate(lines):
+        if kinds.get(index) == "constraints" and _is_item(line):
+            text, _ = split_entry_suffix(item_text(line))
+            words = topic_words(lower_same(text))
+            if words and not any(
+                len(words & known) >= UNBACKED_SHARE * len(words) for known in backing
+            ):
+                dropped.append(
+                    GuardChange("dropped", "constraint", text, SECTION_TITLES["constraints"])
+                )
+                continue
+        kept.append(line)
+    return kept, dropped
 
 
 TRIM_ORDER: tuple[str | None, ...] = (
