@@ -283,3 +283,29 @@ def test_a_role_or_label_word_is_no_persons_name() -> None:
 
 def rules_of_messages(messages: list[dict[str, Any]]) -> list[str]:
     return [c.text for c in extract_working_state(messages).current_constraints()]
+
+
+# --- whole statements ---------------------------------------------------------------------
+
+
+def test_a_budget_and_the_rule_about_it_are_one_statement() -> None:
+    rules = rules_of("Budget is 75 euros for the dinner. Don't go above it without a call.")
+    assert rules == ["Budget is 75 euros for the dinner. Don't go above it without a call."]
+
+
+def test_the_sentence_after_a_rule_that_names_its_value_belongs_to_it() -> None:
+    text = (
+        "Card numbers must stay hidden in the export. "
+        "There is a mask for that, mask_pan_v2, not the legacy one."
+    )
+    assert rules_of(text) == [text]
+
+
+def test_a_fact_after_a_rule_with_a_value_that_does_not_point_back_stays_apart() -> None:
+    rules = rules_of("Never restart broker-3 by hand. The cluster has 5 nodes.")
+    assert rules == ["Never restart broker-3 by hand."]
+
+
+def test_at_most_of_a_kind_is_no_limit() -> None:
+    assert rules_of("Tips are expected at most places around here.") == []
+    assert rules_of("At most 2 transfers on the way there.")

@@ -171,6 +171,8 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
         last += 1
     own = text[spans[index][0] : spans[index][1]]
     start, end = spans[first][0], spans[last][1]
+    if last + 1 < len(spans) and _tells_its_value(text, spans, last + 1, end):
+        end = spans[last + 1][1]  # "… stay masked. There's a role for that, analyst_masked."
     if not has_specific(own, pat.lower_same(own)):
         for other in (first - 1, last + 1):
             if 0 <= other < len(spans):
@@ -189,6 +191,23 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
     return _BREAKS.sub(" ", window(text[start:end], at - start, MAX_SENTENCE))
 
 
+def _tells_its_value(text: str, spans: list[tuple[int, int]], other: int, end: int) -> bool:
+    """Whether the sentence after a rule points back at it and names the value it is
+    about ("There's a role for that, analyst_masked"): not a rule or a question of its
+    own, in the same paragraph."""
+    o_start, o_end = spans[other]
+    sentence = text[o_start:o_end]
+    low = pat.lower_same(sentence)
+    between = text[end:o_start]
+    return (
+        "\n\n" not in between
+        and not _LIST_ITEM.search(between)
+        and refers_back(low)
+        and has_specific(sentence, low)
+        and classify(sentence, low) == "fact"
+    )
+
+
 def _same_line_rule(text: str, spans: list[tuple[int, int]], other: int, near: int) -> bool:
     """Whether sentence ``other`` is a rule about the same thing as its neighbour ``near``,
     on the same line: a rule and its complement or exception ("Only invoices of type A.
@@ -202,7 +221,10 @@ def _same_line_rule(text: str, spans: list[tuple[int, int]], other: int, near: i
     if classify(sentence, low) != "rule":
         return False
     near_text = text[spans[near][0] : spans[near][1]]
-    return bool(topic_words(low) & topic_words(pat.lower_same(near_text)))
+    near_low = pat.lower_same(near_text)
+    if refers_back(low if other > near else near_low):
+        return True  # "Budget is 300 euros. Don't go over it." — the second is about the first
+    return bool(topic_words(low) & topic_words(near_low))
 
 
 _TOPIC = re.compile(r"[a-z][a-z0-9]{3,}|(?=([\u4e00-\u9fff]{2}))")
@@ -225,6 +247,7 @@ def topic_words(low: str) -> set[str]:
 
 _REFERS_BACK = re.compile(
     r"\b(?:it|them)\b|\b(?:that|this|those)\s*(?:[.,;:!?]|$|\b(?:for|without|unless|again)\b)|"
+    r"^(?:(?:and|but|also|so) )?(?:that|this)(?:['’]s| is| was)\b|"
     r"^(?:超了|超过了|超出|高于|低于|多于|少于)"
 )
 """A pronoun that points back at something said before ("Don't go over it", "Don't go

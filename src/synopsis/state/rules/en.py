@@ -218,6 +218,19 @@ RULES: tuple[Rule, ...] = (
                 "If you want, I can help.", "For each file, open a ticket."),
     ),
     Rule(
+        "budget-amount",
+        "rule",
+        # a budget the user sets is a limit ("Budget around 150 dollars a day"); a budget
+        # spoken of ("we blew the budget by $400") is not
+        r"^(?:[a-z]+[,.]?\s+){0,3}?(?:(?:my|our|the|a|total|overall|max|rough|daily)\s+){0,2}"
+        r"budget(?:\s+(?:is|of|around|about|roughly|approximately|up to|at most|max|under|"
+        r"per \w+|for (?:the |all |each )?\w+(?: \w+)?)|\s*[:=-])*\s+"
+        r"(?:[$€£¥]\s?\d|\d[\d,.]*\s*(?:k\b|dollars?|euros?|usd|eur|gbp|yen|pounds?|bucks))",
+        matches=("Budget around 90 pounds a night, a bit more is fine.",
+                 "ok, our budget is $2,400 for the whole trip.", "Total budget: 800 EUR."),
+        misses=("We blew the budget by $400 last year.", "The budget doc is long."),
+    ),
+    Rule(
         "reminder",
         "rule",
         # ("remember to …" mostly restates a rule said before: not a new one)
@@ -449,6 +462,17 @@ RULES: tuple[Rule, ...] = (
         matches=("I'm going to keep using the old bike.",
                  "I try to plan ahead and make sure I rest."),
         misses=("Make sure I rest.", "Keep using the old bike."),
+    ),
+    Rule(
+        "at-most-or-least-of-a-kind",
+        "not-rule",
+        # "at most places", "at least some of it": how many of a kind, not a limit (a limit
+        # names an amount: "at most 3 stops", "at least twice")
+        r"\b(?P<cue>at (?:most|least))\s+(?=(?:places|people|shops|stores|hotels|companies|"
+        r"schools|times|some|parts|cases|of|in|on|for|that|this|it|i|we|you|they)\b)",
+        matches=("Parking is free at most places in town.", "It was fun, at least for me."),
+        misses=("At most 3 stops, please.", "Water them at least twice a week.",
+                "At least 2 reviewers on each PR."),
     ),
     Rule(
         "encouragement",
