@@ -287,8 +287,10 @@ def test_constraints_stating_a_replaced_value_are_not_current() -> None:
         user("Actually the budget is $600 now."),
     ]
     state = extract_working_state(messages)
-    assert [c.text for c in state.constraints] == ["Never spend more than $800 on the hotel."]
-    assert state.current_constraints() == ()
+    old = [c for c in state.constraints if c.text == "Never spend more than $800 on the hotel."]
+    assert old and old[0].superseded_by is not None
+    # the budget the user sets now is the limit now
+    assert [c.text for c in state.current_constraints()] == ["Actually the budget is $600 now."]
 
 
 def test_a_rule_keeps_its_other_sentences_when_one_states_a_replaced_value() -> None:
