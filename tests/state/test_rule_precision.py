@@ -309,3 +309,10 @@ def test_a_fact_after_a_rule_with_a_value_that_does_not_point_back_stays_apart()
 def test_at_most_of_a_kind_is_no_limit() -> None:
     assert rules_of("Tips are expected at most places around here.") == []
     assert rules_of("At most 2 transfers on the way there.")
+
+
+def test_merging_a_rule_with_its_value_sentence_again_changes_nothing() -> None:
+    messages = [user("The cap is 40 euros a head. Don't exceed it.")]
+    once = extract_working_state(messages, entry_ids=["e1"])
+    again = extract_working_state(messages, entry_ids=["e1"], previous=once)
+    assert again == once

@@ -412,6 +412,11 @@ class _Builder:
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
+        # rule statements of this message (merged before, too): a sentence one of them
+        # took as its value is part of it, not a fact of its own
+        rules_here = [
+            k for k, c in self.constraints.items() if c.entry_id == entry_id and c.source == "user"
+        ]
         kinds = [
             kind if rules or kind != "rule" else "fact"
             for kind in st.classify_all(text, low, spans)
@@ -428,7 +433,7 @@ class _Builder:
             key = normalize_ws(record_text)
             if key in self.constraints or key in self.facts:
                 continue  # merged before: its update, too, is already applied
-            if kind == "fact" and self._in_rule(key, entry_id):
+            if kind == "fact" and any(key in rule_key for rule_key in rules_here):
                 continue  # the value of a rule said next to it: one statement, the rule's
             if updating:
                 replaced = self._supersede(sentence, entry_id, said_here, message_words, kept)
@@ -441,19 +446,16 @@ class _Builder:
             said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
-                for fact_key in [k for k, f in self.facts.items() if f.entry_id == entry_id]:
-                    if fact_key in key and fact_key in said_here:
-                        del self.facts[fact_key]  # said just before, it is part of the rule
+                rules_here.append(key)
+                for fact_key in [
+                    k
+                    for k in said_here
+                    if k in key and k in self.facts and self.facts[k].entry_id == entry_id
+                ]:
+                    del self.facts[fact_key]  # said just before, it is part of the rule
             else:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
-
-    def _in_rule(self, key: str, entry_id: str | None) -> bool:
-        """Whether a sentence is part of a rule statement of the same message."""
-        return any(
-            rule.entry_id == entry_id and rule.source == "user" and key in rule_key
-            for rule_key, rule in self.constraints.items()
-        )
 
     def _add_fact(self, fact: Fact) -> None:
         key = normalize_ws(fact.text)
