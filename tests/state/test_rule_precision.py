@@ -316,3 +316,10 @@ def test_merging_a_rule_with_its_value_sentence_again_changes_nothing() -> None:
     once = extract_working_state(messages, entry_ids=["e1"])
     again = extract_working_state(messages, entry_ids=["e1"], previous=once)
     assert again == once
+
+
+def test_a_fact_a_rule_only_stands_beside_stays_a_fact() -> None:
+    text = "Weekend visits only. I live near the Harbour Road depot."
+    state = extract_working_state([user(text)])
+    assert any("Weekend visits only" in c.text for c in state.current_constraints())
+    assert [f.text for f in state.current_facts()] == ["I live near the Harbour Road depot."]

@@ -412,8 +412,9 @@ class _Builder:
         # What one message states at once is all true together ("Never refund above $280.
         # My budget is $610."): an update replaces only what earlier messages said.
         said_here: set[str] = set()
-        # rule statements of this message (merged before, too): a sentence one of them
-        # took as its value is part of it, not a fact of its own
+        # rule statements of this message (merged before, too): a sentence a rule that
+        # points back at it took as its value ("Keep it at 80%. Don't let it drop.") is
+        # part of the rule, not a fact of its own (replaced, it replaces the rule)
         rules_here = [
             k for k, c in self.constraints.items() if c.entry_id == entry_id and c.source == "user"
         ]
@@ -446,6 +447,8 @@ class _Builder:
             said_here.add(key)
             if kind == "rule":
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
+                if not st.refers_back(sentence_low):
+                    continue  # a fact beside a rule that names its own subject stays a fact
                 rules_here.append(key)
                 for fact_key in [
                     k
