@@ -196,6 +196,21 @@ def test_files_with_content_hashes() -> None:
     assert (old.sha256, old.sha256_source) == (sha("y = 2\n"), "write")
 
 
+def test_a_file_tools_stray_command_argument_is_no_command() -> None:
+    # a model may send extra arguments; a read stays a read of its path, in one piece or in
+    # two (the second round does not know the first round's arguments)
+    messages = [
+        act(call("r", "read", path="a.py", command="rm -rf build")),
+        result("r", "read", "x = 1\n"),
+    ]
+    entry_ids = ids(messages)
+    whole = extract_working_state(messages, entry_ids=entry_ids)
+    first = extract_working_state(messages[:1], entry_ids=entry_ids[:1])
+    rest = extract_working_state(messages[1:], entry_ids=entry_ids[1:], previous=first)
+    assert [(f.path, f.read, f.deleted) for f in whole.files] == [("a.py", True, False)]
+    assert rest.files == whole.files
+
+
 def test_read_hash_is_of_the_content_the_read_returned() -> None:
     messages = [act(call("r", "read", path="a.txt")), result("r", "read", "hello\n")]
     (record,) = extract_working_state(messages).files

@@ -130,7 +130,8 @@ class ToolLedger:
         content_sha = sha256(content) if name == "write" and isinstance(content, str) else None
         ranged = name == "read" and ("offset" in arguments or "limit" in arguments)
         target = _target(name, arguments)
-        command = arguments.get("command") or arguments.get("cmd")
+        # a file tool's stray "command" argument is no command: its effect is its path's
+        command = None if name in _FILE_TOOLS else arguments.get("command") or arguments.get("cmd")
         if isinstance(command, str):
             self.commands[call_id] = command
         if known is not None:  # its result came first (out of order): complete the record
