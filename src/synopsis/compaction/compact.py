@@ -73,6 +73,7 @@ def summary_request(
     custom_instructions: str | None = None,
     wrapping: SummaryWrapping = DEFAULT_WRAPPING,
     redact_secrets: bool = True,
+    continued_by: Sequence[AgentMessage] = (),
 ) -> SummaryRequest:
     """A request carrying both the transcript a model reads and the structured messages
     (credentials in the transcript replaced by references, unless told otherwise)."""
@@ -84,6 +85,7 @@ def summary_request(
         previous_summary=previous_summary,
         previous_state=previous_state,
         custom_instructions=custom_instructions,
+        continued_by=tuple(continued_by),
         max_tokens=max(1, max_tokens),
     )
 
@@ -124,11 +126,13 @@ async def summarize_in_chunks(
     custom_instructions: str | None,
     wrapping: SummaryWrapping,
     redact_secrets: bool = True,
+    continued_by: Sequence[AgentMessage] = (),
 ) -> SummaryResult:
     """Summarize ``messages``; in several calls when they exceed the summarizer's input.
 
     Each chunk updates the summary of the chunks before it, so a transcript larger than
-    the summarizer's own window never makes the summary call overflow.
+    the summarizer's own window never makes the summary call overflow. The last chunk is
+    told what ``continued_by`` (a split turn's early part, summarized apart) goes on with.
     """
     chunks = [list(messages)]
     if input_limit is not None:
@@ -136,7 +140,7 @@ async def summarize_in_chunks(
         chunks = split_for_window(messages, budget, wrapping)
     summary = previous_summary
     usage = SummaryUsage()
-    for chunk in chunks:
+    for number, chunk in enumerate(chunks, 1):
         request = summary_request(
             SummaryKind.UPDATE if summary else SummaryKind.HISTORY,
             chunk,
@@ -146,6 +150,7 @@ async def summarize_in_chunks(
             custom_instructions=custom_instructions,
             wrapping=wrapping,
             redact_secrets=redact_secrets,
+            continued_by=continued_by if number == len(chunks) else (),
         )
         result = await summarizer.summarize(request)
         summary, usage = result.text, usage + result.usage
@@ -210,6 +215,8 @@ async def compact(
         previous_state = _previous_state(preparation.previous_details)
     input_limit = getattr(summarizer, "max_input_tokens", None)
 
+    prefix = preparation.turn_prefix_messages if preparation.is_split_turn else []
+
     async def history_summary() -> SummaryResult:
         return await summarize_in_chunks(
             summarizer,
@@ -221,10 +228,10 @@ async def compact(
             custom_instructions=custom_instructions,
             wrapping=wrapping,
             redact_secrets=redact_secrets,
+            continued_by=prefix,
         )
 
-    prefix = preparation.turn_prefix_messages
-    if preparation.is_split_turn and prefix:
+    if prefix:
         prefix_request = summary_request(
             SummaryKind.TURN_PREFIX,
             prefix,

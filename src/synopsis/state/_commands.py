@@ -298,3 +298,38 @@ def checks_subjects(command: str) -> frozenset[str]:
     if key in _NOT_A_CHECK or key.split(" ", 1)[0] in _NOT_A_CHECK:
         return frozenset()
     return subjects(command)
+
+
+def written_files(name: str, target: str) -> frozenset[str]:
+    """The files a call writes (or, when it failed, meant to write): an ``edit`` /
+    ``write`` tool's path, what a shell command creates, changes or renames into
+    (``sed -i``, ``cat > f``, ``tee``, ``mv``). A failed write is got past by a later
+    write of the same file through any tool: the edit that failed, then ``sed -i``; a
+    ``cat > f <<EOF`` that failed, then the write tool."""
+    if name in ("edit", "write"):
+        return frozenset({_bare_path(target)}) if target else frozenset()
+    if name not in SHELL_TOOLS:
+        return frozenset()
+    found: set[str] = set()
+    for effect in file_effects(target):
+        if effect.op in ("created", "modified"):
+            found.add(_bare_path(effect.path))
+        elif effect.op == "renamed" and effect.new_path:
+            found.add(_bare_path(effect.new_path))
+    return frozenset(found)
+
+
+def _bare_path(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def same_file(path: str, written: frozenset[str] | set[str]) -> bool:
+    """Whether ``path`` is one of ``written``, allowing for one being relative to where
+    the other is absolute (``src/app.ts`` and ``/home/me/proj/src/app.ts``)."""
+    if path in written:
+        return True
+    return any(
+        other.endswith("/" + path) or path.endswith("/" + other)
+        for other in written
+        if other.rsplit("/", 1)[-1] == path.rsplit("/", 1)[-1]
+    )

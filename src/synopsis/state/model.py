@@ -17,7 +17,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from synopsis.state._commands import SHELL_TOOLS, checks_subjects, resolution_key, subjects
+from synopsis.state._commands import (
+    SHELL_TOOLS,
+    checks_subjects,
+    resolution_key,
+    same_file,
+    subjects,
+    written_files,
+)
 from synopsis.state._errors import is_aborted
 from synopsis.state._text import sentences, states_stale
 
@@ -232,31 +239,48 @@ class WorkingState:
         return frozenset(" ".join(text.split()) for text in (*facts, *rules))
 
     def open_errors(self) -> tuple[ToolCallRecord, ...]:
-        """Failed calls that nothing later resolved: no later success of the same file,
-        program or tool (see :func:`resolution_key`) nor of another command that builds,
-        runs or checks the same files (:func:`checks_subjects`), and no report after them that the
+        """Failed calls that nothing later resolved and that block the request the work is
+        on: no later success of the same file, program or tool (see
+        :func:`resolution_key`) nor of another command that builds, runs or checks the same
+        files (:func:`checks_subjects`), nor a later write of a file they failed to write
+        through another tool (:func:`written_files`), and no report after them that the
         request they worked on was done (``outcome`` set: a failure the assistant worked
         around, then reported the request done, blocks nothing)."""
+        return self.unresolved_errors()[0]
+
+    def left_errors(self) -> tuple[ToolCallRecord, ...]:
+        """Failed calls that nothing resolved, of a request the work then left for a newer
+        one: what was tried there and failed, not what blocks the work now."""
+        return self.unresolved_errors()[1]
+
+    def unresolved_errors(self) -> tuple[tuple[ToolCallRecord, ...], tuple[ToolCallRecord, ...]]:
+        """(:meth:`open_errors`, :meth:`left_errors`), in one pass over the calls."""
         resolved: set[tuple[str, ...]] = set()
         checked: set[str] = set()  # files a later successful build, run or check worked on
+        written: set[str] = set()  # files a later successful call wrote
+        latest = next((r.request for r in reversed(self.tool_calls) if r.request), None)
         open_: list[ToolCallRecord] = []
+        left: list[ToolCallRecord] = []
         for record in reversed(self.tool_calls):
-            key = resolution_key(record.name, record.target)
+            target = record.target
+            key = resolution_key(record.name, target)
             shell = record.name in SHELL_TOOLS
             if record.status == "ok":
                 resolved.add(key)
+                written.update(written_files(record.name, target))
                 if shell:
-                    checked.update(checks_subjects(record.target))
+                    checked.update(checks_subjects(target))
             elif (
                 record.status == "error"
                 and key not in resolved
-                and not (shell and subjects(record.target) & checked)
+                and not (shell and subjects(target) & checked)
+                and not any(same_file(p, written) for p in written_files(record.name, target))
                 and record.outcome is None
                 and not is_aborted(record.error)  # stopped, not failed: nothing to get past
             ):
-                open_.append(record)
-        open_.reverse()
-        return tuple(open_)
+                earlier = record.request is not None and record.request != latest
+                (left if earlier else open_).append(record)
+        return tuple(reversed(open_)), tuple(reversed(left))
 
     # --- JSON ---------------------------------------------------------------------------
 

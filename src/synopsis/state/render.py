@@ -373,11 +373,8 @@ def _open_request(state: WorkingState) -> Goal | None:
 
 
 def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
-    turn_prefix = layout == "turn_prefix"
-    done = "early_progress" if turn_prefix else "done"
-    in_progress = "early_progress" if turn_prefix else "in_progress"
-    blocked = "early_progress" if turn_prefix else "blocked"
-    failed = "early_progress" if turn_prefix else "failed"
+    done = "early_progress" if layout == "turn_prefix" else "done"
+    in_progress, blocked, failed = "in_progress", "blocked", "failed"
 
     folded = sum(n for _, n in state.folded.ok_calls_by_tool)
     if folded:
@@ -411,8 +408,9 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
             line = f"- {call_label(record)} (started, no result yet)"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
 
-    open_errors = state.open_errors()
+    open_errors, left_errors = state.unresolved_errors()
     open_ids = {r.call_id for r in open_errors}
+    left_ids = {r.call_id for r in left_errors}
     seen: set[str] = set()
     resolved: list[str] = []
     for record in state.tool_calls:
@@ -424,6 +422,8 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         seen.add(line)
         if record.call_id in open_ids:
             yield _Item(blocked, line, P_BLOCKED, order())
+        elif record.call_id in left_ids:  # its exact error line: the request may come back
+            yield _Item(failed, f"- Left with an earlier request: {line[2:]}", P_KEPT, order())
         elif not is_aborted(record.error):  # stopped, not failed: no approach either
             error = _cap(one_line(record.error or "(no error message)"), _ERROR_CHARS)
             label = _cap(_command_label(record), _LABEL_CHARS)
@@ -838,6 +838,8 @@ def _merge_previous(
     done_calls = {
         (r.name, _CD_PREFIX.sub("", r.target)) for r in state.tool_calls if r.status == "ok"
     }
+    # a failure the state still holds is open, left or got past by the state's judgement
+    failed_calls = {(r.name, one_line(r.target)) for r in state.tool_calls if r.status == "error"}
     values = {i.value for i in state.identifiers}
     paths = {f.path for f in state.files}
     retired = state.retired_texts()
@@ -874,6 +876,9 @@ def _merge_previous(
             target_section, target_priority = section, priority
             if section == "next" and any(t in text for t in done_targets):
                 continue  # a step a later success has done
+            ours = _OUR_CALL_LINE.match(text) if section in ("in_progress", "blocked") else None
+            if ours is not None and (ours["name"], ours["target"]) in failed_calls:
+                continue
             if section in ("in_progress", "blocked") and _done_since(text, done_keys, done_targets):
                 if section == "in_progress":
                     target_section, target_priority = "done", P_DONE
@@ -1103,9 +1108,6 @@ _REMAP: dict[Layout, dict[str, str]] = {
         "goal": "original_request",
         "constraints": "original_request",
         "done": "early_progress",
-        "in_progress": "early_progress",
-        "blocked": "early_progress",
-        "failed": "early_progress",
         "next": "suffix_context",
         "critical": "suffix_context",
     },
@@ -1125,6 +1127,8 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
     for section in _LAYOUTS[layout]:
         subsections = ("done", "in_progress", "blocked", "failed")
         inner = subsections if section == "progress" else (section,)
+        if section == "early_progress":
+            inner = (section, *_TURN_STATE)
         if bare and not any(by_section.get(part) for part in inner):
             continue
         parts.append(f"## {SECTION_TITLES[section]}")
@@ -1138,8 +1142,18 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
             parts.pop()
         else:
             parts.append("\n".join(by_section.get(section, ())) or "- (none)")
+        if section == "early_progress":  # the turn under way: where it stands, what fails
+            for part in _TURN_STATE:
+                if by_section.get(part):
+                    parts.extend(("", f"### {SECTION_TITLES[part]}", "\n".join(by_section[part])))
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"
+
+
+_TURN_STATE = ("in_progress", "blocked", "failed")
+"""A split turn's early part states, under Early Progress, where the turn stands (the
+kept part continues it), what still fails and what was given up — in their own
+sub-sections, as the history checkpoint does."""
 
 
 class _Counter:

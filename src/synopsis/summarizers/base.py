@@ -38,6 +38,9 @@ class SummaryRequest:
     """The working state behind ``previous_summary`` when synopsis wrote it (typed data,
     trusted); without it a summarizer can only read the previous checkpoint's text."""
     custom_instructions: str | None = None
+    continued_by: Sequence[Any] = ()
+    """Messages that follow ``messages`` and are summarized apart (a split turn's early
+    part): a failure they got past is no longer open in this summary."""
     max_tokens: int = 13107
     """Upper bound on the summary's length in tokens."""
 

@@ -12,7 +12,9 @@ seeds the new one instead of the text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from synopsis.state._progress import is_reply
 from synopsis.state.extract import asks_anew, extract_working_state
@@ -72,6 +74,8 @@ def summarize_request(request: SummaryRequest) -> str:
         state = replace(state, goals=tuple(goals.values()))
     else:
         state = extract_working_state(list(request.messages))
+    if request.continued_by:
+        state = got_past_later(state, request.continued_by)
     return render_state(
         state,
         layout=_LAYOUT.get(request.kind, "checkpoint"),
@@ -80,6 +84,27 @@ def summarize_request(request: SummaryRequest) -> str:
         focus=request.custom_instructions,
         target_chars=target_chars(request),
     )
+
+
+GOT_PAST_LATER = "got past later in the current turn"
+
+
+def got_past_later(state: WorkingState, later: Sequence[Any]) -> WorkingState:
+    """``state`` with the failures that the ``later`` messages got past marked so (a split
+    turn's early part is summarized apart, but a fix there resolves the history's
+    failure): what is still open is judged over all the calls, as one state would."""
+    opened = state.open_errors()
+    if not opened:
+        return state
+    joined = extract_working_state(list(later), previous=state)
+    still_open = {r.call_id for r in joined.open_errors()}
+    past = {r.call_id for r in opened if r.call_id not in still_open}
+    if not past:
+        return state
+    calls = tuple(
+        replace(r, outcome=GOT_PAST_LATER) if r.call_id in past else r for r in state.tool_calls
+    )
+    return replace(state, tool_calls=calls)
 
 
 MIN_TARGET_CHARS = 2500

@@ -1,0 +1,184 @@
+"""Task state across the parts a checkpoint is made from, and failures got past another way.
+
+The histories are written for each rule: a failure the early part of a split turn fixes,
+a failed write done again with another tool, a failure of a request the user then left
+for a new one, an unfinished turn. Expected lines are read off each history by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from synopsis.compaction import CompactionSettings, prepare_compaction
+from synopsis.compaction.compact import TURN_PREFIX_SEPARATOR, compact
+from synopsis.session import Session
+from synopsis.state import extract_working_state
+from synopsis.state.sections import parse_sections
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.embedded import summarize_request
+from tests.state.builders import act, call, result, say, user
+
+
+def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
+    calling = act(call(call_id, "bash", command=command))
+    return [calling, result(call_id, "bash", output, error=error)]
+
+
+def by_section(text: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for kind, _, items in parse_sections(text):
+        if kind:
+            found[kind] = found.get(kind, "") + "\n".join(items) + "\n"
+    return found
+
+
+def blocked(text: str) -> str:
+    return by_section(text).get("blocked", "").replace("- (none)", "").strip()
+
+
+BUILD_ERROR = "src/lexer.ts(14,9): error TS2304: Cannot find name 'Span'."
+
+HISTORY = [
+    user("Get the lexer package to build."),
+    *bash("b1", "npm run build", f"{BUILD_ERROR}\n\nCommand exited with code 2", error=True),
+    say("The build stops on a missing type: Span is used in src/lexer.ts but never declared."),
+]
+PREFIX = [
+    user("Please declare the Span type and rebuild, then add a test for it."),
+    act(call("e1", "edit", path="src/lexer.ts", oldText="a", newText="b")),
+    result("e1", "edit", "Successfully replaced text in src/lexer.ts."),
+    *bash("b2", "npm run build", "Built lexer in 1.2s"),
+]
+
+
+def test_a_fix_in_the_split_turn_prefix_clears_the_historys_blocked() -> None:
+    request = SummaryRequest(SummaryKind.HISTORY, "", HISTORY, continued_by=PREFIX)
+    text = summarize_request(request)
+    assert BUILD_ERROR not in blocked(text)
+    assert "got past it later" in by_section(text)["failed"]
+    assert "Get past the failure" not in text
+    # told nothing of what follows, the history alone still calls it open
+    alone = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", HISTORY))
+    assert BUILD_ERROR in blocked(alone)
+
+
+def test_compact_tells_the_history_what_the_split_turn_did() -> None:
+    session = Session()
+    for message in HISTORY:
+        session.append_message(message)
+    session.append_message(say("Tell me how to go on. " + "x" * 6000))
+    for message in PREFIX:
+        session.append_message(message)
+    for n in range(6):  # a long turn: the keep window ends inside it
+        session.append_message(act(call(f"l{n}", "bash", command=f"ls -la fixtures/set{n}")))
+        session.append_message(result(f"l{n}", "bash", "f" * 3000))
+    preparation = prepare_compaction(session.path(), CompactionSettings(keep_recent_tokens=2000))
+    assert preparation is not None and preparation.is_split_turn
+    summary = asyncio.run(compact(preparation)).summary
+    history, _, turn = summary.partition(TURN_PREFIX_SEPARATOR)
+    assert BUILD_ERROR not in blocked(history)
+    assert "got past it later" in history
+    # the turn goes on in the kept part: its early part says where it stands
+    assert "Working on" in by_section(turn)["in_progress"]
+
+
+def test_the_turn_prefix_states_where_the_turn_stands_in_its_own_sections() -> None:
+    turn = [
+        user("Port the CSV reader to the new API and keep the old flags working."),
+        act(call("r1", "read", path="src/csv_reader.py")),
+        result("r1", "read", "def read(path, delimiter=','): ..."),
+        *bash(
+            "t1",
+            "pytest -q tests/test_csv.py",
+            "E   TypeError: read() got an unexpected keyword argument 'sep'\n1 failed, 4 passed",
+            error=True,
+        ),
+    ]
+    text = summarize_request(SummaryRequest(SummaryKind.TURN_PREFIX, "", turn))
+    found = by_section(text)
+    assert "pytest -q tests/test_csv.py" in found["in_progress"]  # the last step and its result
+    assert "unexpected keyword argument 'sep'" in found["blocked"]
+    assert "Port the CSV reader" in found["original_request"]
+
+
+def test_a_failed_write_got_past_with_another_tool_is_no_blocker() -> None:
+    sed_then_edit = [
+        user("Switch the service to port 8443."),
+        *bash(
+            "s1",
+            "sed -i 's/port: 8080/port: 8443/' deploy/service.yaml",
+            "sed: -e expression #1, char 9: unknown option to `s'\n\nCommand exited with code 1",
+            error=True,
+        ),
+        act(call("e1", "edit", path="/home/dev/app/deploy/service.yaml", oldText="8", newText="9")),
+        result("e1", "edit", "Successfully replaced text in deploy/service.yaml."),
+    ]
+    assert not extract_working_state(sed_then_edit).open_errors()
+    edit_then_heredoc = [
+        user("Add the release notes for 2.4."),
+        act(call("e1", "edit", path="docs/NOTES.md", oldText="## 2.3", newText="## 2.4")),
+        result("e1", "edit", "Could not find the exact text in docs/NOTES.md", error=True),
+        *bash("c1", "cat > docs/NOTES.md <<'EOF'\n## 2.4\n- faster import\nEOF", ""),
+    ]
+    assert not extract_working_state(edit_then_heredoc).open_errors()
+
+
+def test_editing_the_file_a_check_failed_on_does_not_pass_the_check() -> None:
+    messages = [
+        user("Make the slug tests pass."),
+        *bash(
+            "t1",
+            "pytest -q tests/test_slug.py",
+            "E   AssertionError: assert 'a-b' == 'a--b'\n1 failed\n\nCommand exited with code 1",
+            error=True,
+        ),
+        act(call("e1", "edit", path="tests/test_slug.py", oldText="a--b", newText="a-b")),
+        result("e1", "edit", "Successfully replaced text in tests/test_slug.py."),
+    ]
+    (still,) = extract_working_state(messages).open_errors()  # an edit checks nothing
+    assert still.target == "pytest -q tests/test_slug.py"
+
+
+def test_a_failure_of_a_request_left_for_a_new_one_is_no_blocker_but_stays_on_record() -> None:
+    error = '{"error": "unauthorized", "message": "token expired"}'
+    messages = [
+        user("Fetch the open invoices from the billing API."),
+        *bash("c1", "curl -s https://billing.example.test/v2/invoices?state=open", error),
+        say("The billing API answers that the token expired, so I cannot fetch the invoices."),
+        user("Now write the README section on configuration, please."),
+        act(call("w1", "write", path="README.md", content="## Configuration\n")),
+        result("w1", "write", "Wrote README.md"),
+    ]
+    state = extract_working_state(messages)
+    assert not state.open_errors()
+    (left,) = state.left_errors()
+    assert "invoices" in left.target
+    text = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages))
+    assert "token expired" not in blocked(text)
+    assert "unauthorized: token expired" in by_section(text)["failed"]  # its exact error
+    # while the request is still the one under way, the same failure blocks it
+    alone = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages[:3]))
+    assert "unauthorized: token expired" in blocked(alone)
+
+
+def test_a_blocked_line_of_the_last_checkpoint_follows_the_states_judgement() -> None:
+    first = [
+        user("Get the lexer package to build."),
+        *bash("b1", "npm run build", f"{BUILD_ERROR}\n\nCommand exited with code 2", error=True),
+    ]
+    state = extract_working_state(first)
+    text = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", first))
+    assert BUILD_ERROR in blocked(text)
+    # next round: a write of the file the failed command was about, then a new request
+    second = [
+        user("Now write the changelog entry for this release, please."),
+        act(call("w1", "write", path="CHANGELOG.md", content="## 0.3\n")),
+        result("w1", "write", "Wrote CHANGELOG.md"),
+    ]
+    update = SummaryRequest(
+        SummaryKind.UPDATE, "", second, previous_summary=text, previous_state=state
+    )
+    again = summarize_request(update)
+    assert BUILD_ERROR not in blocked(again)  # the request it blocked was left
+    assert BUILD_ERROR in by_section(again)["failed"]
