@@ -182,3 +182,56 @@ def test_a_blocked_line_of_the_last_checkpoint_follows_the_states_judgement() ->
     again = summarize_request(update)
     assert BUILD_ERROR not in blocked(again)  # the request it blocked was left
     assert BUILD_ERROR in by_section(again)["failed"]
+
+
+def test_what_is_still_to_do_in_anyones_words_becomes_next_steps() -> None:
+    messages = [
+        user("Move the mailer to the new queue."),
+        act(call("e1", "edit", path="mail/sender.py", oldText="a", newText="b")),
+        result("e1", "edit", "Successfully replaced text in mail/sender.py."),
+        say(
+            "The sender now publishes to the queue.\n\n**Remaining:**\n"
+            "- retry policy for bounced messages\n- drop the old cron entry"
+        ),
+        user("ok. we still need to tell ops about the new queue name, don't forget"),
+    ]
+    steps = extract_working_state(messages).next_steps
+    assert "retry policy for bounced messages" in steps
+    assert "drop the old cron entry" in steps
+    assert any("tell ops about the new queue name" in step for step in steps)
+    text = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages))
+    assert "retry policy for bounced messages" in by_section(text)["next"]
+
+
+def test_a_chinese_still_to_do_is_a_next_step_and_a_question_is_not() -> None:
+    messages = [
+        user("把登录页改成新的设计稿。"),
+        act(call("w1", "write", path="web/login.vue", content="<template/>")),
+        result("w1", "write", "Wrote web/login.vue"),
+        say(
+            "登录页已经改好了。还需要补上表单校验的单元测试，然后再部署到预发环境。要不要顺便改注册页？"
+        ),
+    ]
+    steps = extract_working_state(messages).next_steps
+    assert steps == ("还需要补上表单校验的单元测试，然后再部署到预发环境。",)
+
+
+def test_steps_said_for_a_request_go_when_it_is_reported_done() -> None:
+    messages = [
+        user("Add pagination to the orders endpoint."),
+        say("Next, I'll add the cursor parameter to the orders query."),
+        act(call("e1", "edit", path="api/orders.py", oldText="a", newText="b")),
+        result("e1", "edit", "Successfully replaced text in api/orders.py."),
+        say("Done: the orders endpoint is paginated by cursor and its tests pass."),
+    ]
+    assert extract_working_state(messages).next_steps == ()
+    # steps left by an earlier request stay while another request is under way
+    later = [
+        user("Add pagination to the orders endpoint."),
+        say("Paginated. Pending: the same for /invoices once its schema lands."),
+        user("Now rename the ledger module to billing, please."),
+        *bash("m1", "git mv ledger billing", ""),
+        say("Renamed: the ledger module is now billing and the imports are updated."),
+    ]
+    steps = extract_working_state(later).next_steps
+    assert steps == ("Pending: the same for /invoices once its schema lands.",)

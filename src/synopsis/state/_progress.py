@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from synopsis.state._text import cap, normalize_ws, sentences
+from synopsis.state._text import cap, normalize_ws, sentences, window
 
 MAX_STATEMENT = 240
 
@@ -184,3 +184,72 @@ def is_finished(outcome: str | None) -> bool:
     if _CLOSING_WAIT.search(words):
         return False
     return bool(_DONE_WORDS.search(words))
+
+
+_PENDING = re.compile(
+    r"\b(?:still (?:need|needs|have|has|got) to|still (?:to do|open|missing|failing|fails)|"
+    r"(?:is|are) still (?:missing|failing|open|to do|todo|not \w+)|not (?:yet )?(?:done|"
+    r"implemented|ported|tested|covered|migrated|wired|finished) yet|(?:is|are) yet to|"
+    r"remaining(?: steps?| work| tasks?| items?)?\s*:|pending\b|left to do|to ?do\s*:|"
+    r"next,? (?:i|we)(?:'ll| will| need to| should)|next steps?\s*(?::|is|are)|"
+    r"blocked (?:by|on)|waiting (?:for|on))|"
+    r"还(?:需要|要|得|差|剩|没有?(?:完成|做|实现|测试|处理|改))|尚未|待办|待处理|待完成|"
+    r"剩下(?:的)?|未完成|接下来|下一步|被.{1,12}阻塞|等待",
+    re.IGNORECASE,
+)
+"""Words that say work is still to do ("we still need to …", "Pending: …", "next I'll …",
+"Remaining: … blocked by Task 48", "TODO:", "还需要 …", "下一步 …")."""
+_DONE_NOW = re.compile(r"\b(?:no (?:longer|more) (?:pending|blocked)|nothing (?:left|pending))\b")
+_PENDING_HEAD = re.compile(
+    r"^\s{0,3}(?:#{1,6}\s*|\*\*)?(?:next steps?|remaining(?: work| steps?| tasks?)?|pending|"
+    r"todo|to do|still to do|open items|下一步|待办(?:事项)?|剩余(?:工作)?|后续)"
+    r"(?:\*\*)?\s*[:：]?(?:\*\*)?\s*$",
+    re.IGNORECASE,
+)
+"""A heading that opens a list of what is still to do ("Next steps:", "**Remaining:**")."""
+_LIST_ITEM = re.compile(r"^\s{0,4}(?:[-*•+]|\d{1,2}[.)]|\[ \])\s+(?P<item>\S.*)$")
+MAX_PENDING = 5
+MAX_PENDING_STEP = 200
+
+
+def pending_steps(text: str) -> list[str]:
+    """What a message says is still to do, verbatim, one statement each: the items of
+    a "Next steps:" / "Remaining:" / "待办：" list, and each sentence that says work is
+    pending ("I still need to port the CLI", "Pending: task 60.8", "还需要补测试"). A
+    question asks rather than states, and "nothing left" states nothing pending."""
+    found: list[str] = []
+    under_head = False
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        if _PENDING_HEAD.match(line):
+            under_head = True
+            continue
+        item = _LIST_ITEM.match(raw)
+        if under_head and item is not None:
+            found.append(cap(normalize_ws(item.group("item").replace("**", "")), MAX_PENDING_STEP))
+            continue
+        under_head = False
+    for start, end in sentences(text):
+        sentence = normalize_ws(text[start:end])
+        if sentence.endswith(("?", "？")) or _DONE_NOW.search(sentence.lower()):
+            continue
+        if _PENDING_HEAD.match(sentence):
+            continue  # the heading of a list read above
+        match = _PENDING.search(sentence)
+        if match is not None and len(sentence) >= 12:
+            found.append(window(sentence, match.start(), MAX_PENDING_STEP))
+    return list(merged_steps(found)[:MAX_PENDING])
+
+
+def merged_steps(steps: list[str]) -> tuple[str, ...]:
+    """``steps`` in order, without one that another one holds (the same sentence read by
+    two rules, or a list item that repeats a sentence)."""
+    distinct: list[str] = []
+    for step in steps:
+        flat = normalize_ws(step)
+        if not any(flat in normalize_ws(other) for other in distinct):
+            distinct = [o for o in distinct if normalize_ws(o) not in flat]
+            distinct.append(step)
+    return tuple(distinct)

@@ -250,6 +250,8 @@ class _Builder:
         self.facts_trimmed = -1
         """How many facts the last trim of the assistant's findings left (only it drops any)."""
         self.next_steps = state.next_steps
+        self.steps_request: str | None = None
+        """Digest of the request under which :attr:`next_steps` were said (None: before)."""
         self.values = ValueBook(state.identifiers)
         self.tools = ToolLedger(state)
         self.folded_decisions = dict.fromkeys(state.folded.decisions)
@@ -324,6 +326,8 @@ class _Builder:
         agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
         peers = attribution.between_people(typed, self.said, agent_work)
         self._statements(typed, low, entry_id, rules=not peers)
+        if not request:  # a request stands in Goal; what else the user says is still to do
+            self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
         if any_match("rewrite", low):
             self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
@@ -615,7 +619,11 @@ class _Builder:
             self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
             words = prose(text)
+            before = self.next_steps
             self._decisions(words, low if words is text else pat.lower_same(words), entry_id)
+            said = self.next_steps if self.next_steps is not before else ()
+            closing = not any(True for _ in tool_calls(message))
+            self._pending(said, _progress.pending_steps(words), closing=closing, text=text)
             self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
@@ -628,6 +636,34 @@ class _Builder:
             for argument in self.tools.call(call, entry_id, index):
                 argument = attribution.without_signatures(argument)
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
+
+    def _pending(
+        self,
+        said: tuple[str, ...],
+        pending: list[str],
+        *,
+        closing: bool,
+        text: str = "",
+        add: bool = False,
+    ) -> None:
+        """Next Steps from a message: what the assistant says is still to do replaces the
+        earlier list (``said``: the steps read from the same message), what the user says
+        is added to it (``add``); a report that the request they were said in is done,
+        leaving nothing to do, clears it (steps left by an earlier request stay until new
+        ones are said)."""
+        if pending and add:
+            self.next_steps = _progress.merged_steps([*self.next_steps, *pending])
+            self.next_steps = self.next_steps[-MAX_NEXT_STEPS:]
+        elif said or pending:
+            self.next_steps = _progress.merged_steps([*said, *pending])[:MAX_NEXT_STEPS]
+        if said or pending:
+            self.steps_request = self.tools.request
+        elif (
+            closing
+            and self.steps_request == self.tools.request
+            and _progress.is_finished(_progress.closing_statement(text))
+        ):
+            self.next_steps = ()
 
     def _findings(self, text: str, entry_id: str | None) -> None:
         """What the assistant reports in its own words: its first statements that name
@@ -691,7 +727,7 @@ class _Builder:
             if choice not in self.decisions and digest(choice) not in self.folded_decisions:
                 self.decisions[choice] = Decision(choice, entry_id)
         if steps:
-            self.next_steps = tuple(dict.fromkeys(steps))[:MAX_NEXT_STEPS]
+            self.next_steps = _progress.merged_steps(steps)[:MAX_NEXT_STEPS]
 
     # --- earlier summaries --------------------------------------------------------------------
 

@@ -581,7 +581,11 @@ def _group_label(records: list[ToolCallRecord]) -> str:
 
 def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
     section = "suffix_context" if layout == "turn_prefix" else "next"
-    lines: list[str] = [f"- {one_line(step)}" for step in state.next_steps]
+    stated = [f"- {one_line(step)}" for step in state.next_steps]
+    # what the conversation itself last said is still to do is what the agent goes on with
+    for line in stated[:_KEPT_STEPS]:
+        yield _Item(section, line, P_KEPT, order())
+    lines: list[str] = stated[_KEPT_STEPS:]
     current = _open_request(state)
     if current is not None and layout != "turn_prefix":  # a turn prefix is that request
         lines.append(f"- Finish the current request: “{one_line(_short(current.text))}”")
@@ -591,7 +595,12 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
         if record.status == "pending":
             lines.append(f"- Check the outcome of {call_label(record)}")
     for line in dict.fromkeys(lines):
-        yield _Item(section, line, P_NEXT, order())
+        if line not in stated[:_KEPT_STEPS]:
+            yield _Item(section, line, P_NEXT, order())
+
+
+_KEPT_STEPS = 2
+"""How many of the steps the conversation says are still to do outlast the size target."""
 
 
 _REFERENCE_PRIORITY = {"assistant": P_FINDING, "tool": P_IN_PROGRESS}
