@@ -235,3 +235,21 @@ def test_steps_said_for_a_request_go_when_it_is_reported_done() -> None:
     ]
     steps = extract_working_state(later).next_steps
     assert steps == ("Pending: the same for /invoices once its schema lands.",)
+
+
+def test_done_names_each_command_of_a_program_and_keeps_the_latest_checks() -> None:
+    messages: list[Any] = [user("Get the workspace green: lint, types and tests.")]
+    messages += bash("c1", "cd core && pytest -q tests/unit 2>&1 | tail -3", "12 passed in 0.3s")
+    messages += bash("c2", "pytest -q tests/integration", "41 passed in 2.0s")
+    for n in range(80):  # many files written: the size target must bite
+        path = f"crates/part{n}/src/lib.rs"
+        messages += [
+            act(call(f"w{n}", "write", path=path, content=f"pub fn part{n}() {{}}\n")),
+            result(f"w{n}", "write", "ok"),
+        ]
+    text = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages))
+    assert len(text) < 4000
+    done = by_section(text)["done"]
+    # each command named as it ran (not the filter of its output), the latest last
+    assert "bash `pytest` ×2: `pytest -q tests/unit`, `pytest -q tests/integration`" in done
+    assert "41 passed" in done  # the latest check's result outlasts the size target

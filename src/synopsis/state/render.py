@@ -490,7 +490,14 @@ def _done_groups(
             f"- Read {len(distinct)} file{'s' if len(distinct) > 1 else ''}: {shown}{more}",
             P_DONE,
         )
-    for records in groups.values():
+    # the latest groups whose calls reported what they achieved (a test run, a check):
+    # where the work stands, kept at the size target
+    reporting = [key for key, records in groups.items() if any(r.outcome for r in records
+                 if r.status == "ok")]  # fmt: skip
+    position = {id(r): index for index, r in enumerate(calls)}
+    reporting.sort(key=lambda key: position[id(groups[key][-1])])
+    latest_checks = set(reporting[-_KEPT_CHECKS:])
+    for group, records in groups.items():
         ok = [r for r in records if r.status == "ok"]
         if not ok:
             continue  # only failures: they stand in Blocked / Failed Approaches
@@ -516,7 +523,8 @@ def _done_groups(
         # the commits and pull requests the agent made are handles later steps name; what
         # a check or an edit step reported is the outcome of the work, above a bare "ok"
         reported = any(r.outcome for r in ok)
-        yield line, P_KEPT if made else P_EDITS if reported else P_COMMANDS
+        substance = made or group in latest_checks
+        yield line, P_KEPT if substance else P_EDITS if reported else P_COMMANDS
 
 
 def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decision]:
@@ -547,16 +555,25 @@ ok, book it."): a choice even where it opens a turn and so stands as its request
 
 
 _GROUP_SHOWN = 3
+_KEPT_CHECKS = 2
 _FILES_SHOWN = 8
 _EARLIER_OUTCOMES = 6
 """How many earlier distinct outcomes a group of calls lists ("Applied edit to …")."""
 
 
+_COMMANDS_SHOWN = 4
+_COMMAND_CHARS = 70
+_OUTPUT_FILTER = re.compile(
+    r"(?:\s*2>&1|\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?|\s*\|\s*cat)+\s*$"
+)
+"""How a command's output was cut for the agent to read (``2>&1 | tail -20``): not what it ran."""
+
+
 def _group_label(records: list[ToolCallRecord]) -> str:
     """How a group of calls of one program or tool is named: the call itself when every
-    call was the same ("bash `git status` ×3"), else the program with how many different
-    calls it holds and which ("bash `find` ×12: 4 different commands, latest …"), so
-    that one label never stands for commands it does not name."""
+    call was the same ("bash `git status` ×3"), else the program with the commands it
+    ran, the latest last ("bash `cargo` ×5: (+1 more) `cargo build`, `cargo clippy -- -D
+    warnings` ×2, …"), so that one label never stands for commands it does not name."""
     last = records[-1]
     count = f" ×{len(records)}" if len(records) > 1 else ""
     labels: dict[str, int] = {}
@@ -567,9 +584,15 @@ def _group_label(records: list[ToolCallRecord]) -> str:
         return f"{_command_label(last)}{count}"
     if last.name in SHELL_TOOLS:
         program = resolution_key(last.name, last.target)[-1]
-        latest = _cap(_CD_PREFIX.sub("", last.target), _LABEL_CHARS)
-        kinds = f"{len(labels)} different commands"
-        return f"{last.name} {code(program)}{count}: {kinds}, latest {code(latest)}"
+        runs: dict[str, int] = {}  # each command as it ran, without the filter of its output
+        for record in records:
+            command = _OUTPUT_FILTER.sub("", _CD_PREFIX.sub("", record.target)) or record.target
+            runs[command] = runs.pop(command, 0) + 1  # in the order last run: latest last
+        shown = list(runs.items())[-_COMMANDS_SHOWN:]
+        parts = ", ".join(f"{code(_cap(c, _COMMAND_CHARS))}{f' ×{n}' if n > 1 else ''}"
+                          for c, n in shown)  # fmt: skip
+        more = f" (+{len(runs) - len(shown)} more)" if len(runs) > len(shown) else ""
+        return f"{last.name} {code(program)}{count}: {more.strip()}{' ' if more else ''}{parts}"
     shown = sorted(labels.items(), key=lambda kv: -kv[1])[:_GROUP_SHOWN]
     parts = ", ".join(
         f"{code(_cap(t, 60)) if t else '(no arguments)'}{f' ×{n}' if n > 1 else ''}"
