@@ -253,3 +253,20 @@ def test_done_names_each_command_of_a_program_and_keeps_the_latest_checks() -> N
     # each command named as it ran (not the filter of its output), the latest last
     assert "bash `pytest` ×2: `pytest -q tests/unit`, `pytest -q tests/integration`" in done
     assert "41 passed" in done  # the latest check's result outlasts the size target
+
+
+def test_a_commit_the_user_reset_is_not_listed_as_done() -> None:
+    messages = [
+        user("Commit the parser fix."),
+        *bash(
+            "c1",
+            'git commit -am "fix: parser drops trailing comma"',
+            "[main 4f2a9c1] fix: parser drops trailing comma\n 1 file changed, 2 insertions(+)",
+        ),
+        say("Committed as 4f2a9c1."),
+        user("I reset the commit back, it broke the build on CI."),
+    ]
+    text = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages))
+    assert "4f2a9c1" not in text
+    before = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages[:-1]))
+    assert "4f2a9c1" in by_section(before)["done"]
