@@ -361,8 +361,8 @@ def _judged(
         if made is None and _acts(record.name, command):
             made = reported_outcome(text)  # what it achieved, not what it showed
         return replace(record, status="ok", outcome=made or record.outcome)
-    if record.name == "read" or (command is not None and _shows_text(command)):
-        return replace(record, status="ok", outcome=f"output shows: {failure}")
+    if record.name == "read" or (command is not None and shows_text(command)):
+        return replace(record, status="ok", outcome=f"{_SHOWS}{failure}")
     return replace(record, status="error", error=failure)
 
 
@@ -387,7 +387,21 @@ def names_made(outcome: str) -> bool:
     return bool(_COMMIT_LINE.fullmatch(outcome) or _PR_URL.fullmatch(outcome))
 
 
-def _shows_text(command: str) -> bool:
+def achieved(outcome: str | None) -> bool:
+    """Whether a successful call's outcome says what it achieved (a test summary, a
+    commit, "Applied edit to …") rather than what it found (no match, text it showed)."""
+    if not outcome:
+        return False
+    return not (outcome.startswith(_SHOWS) or outcome.endswith(_BENIGN_END))
+
+
+_SHOWS = "output shows: "
+_BENIGN_END = "(exit 1)"
+"""How :func:`_judged` and :func:`benign_exit` word a finding (keep them in step)."""
+
+
+def shows_text(command: str) -> bool:
+    """Whether a command shows text (a file, a search, a log) rather than acts."""
     key = command_key(command)
     return key in _VIEW_PROGRAMS or key.split(" ", 1)[0] in _VIEW_PROGRAMS
 
@@ -445,7 +459,7 @@ def _acts(name: str, command: str | None) -> bool:
     step) rather than shows text (a file, a page, a search): only then is its output's
     outcome line its own report and not somebody else's words."""
     if command is not None:
-        return not _shows_text(command) and command_key(command) not in _FETCHERS
+        return not shows_text(command) and command_key(command) not in _FETCHERS
     if name in _FILE_TOOLS:
         return False  # "Successfully replaced text in …": Done says which files were edited
     return not _LOOKUP_TOOL.search(name)

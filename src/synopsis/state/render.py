@@ -39,7 +39,7 @@ from synopsis.state._text import (
     states_stale_outside_code,
     window,
 )
-from synopsis.state._tools import names_made
+from synopsis.state._tools import achieved, names_made, shows_text
 from synopsis.state.model import (
     STRONG_KINDS,
     Decision,
@@ -492,8 +492,8 @@ def _done_groups(
         )
     # the latest groups whose calls reported what they achieved (a test run, a check):
     # where the work stands, kept at the size target
-    reporting = [key for key, records in groups.items() if any(r.outcome for r in records
-                 if r.status == "ok")]  # fmt: skip
+    reporting = [key for key, records in groups.items() if any(achieved(r.outcome) for r in
+                 records if r.status == "ok")]  # fmt: skip
     position = {id(r): index for index, r in enumerate(calls)}
     reporting.sort(key=lambda key: position[id(groups[key][-1])])
     latest_checks = set(reporting[-_KEPT_CHECKS:])
@@ -573,7 +573,9 @@ def _group_label(records: list[ToolCallRecord]) -> str:
     """How a group of calls of one program or tool is named: the call itself when every
     call was the same ("bash `git status` ×3"), else the program with the commands it
     ran, the latest last ("bash `cargo` ×5: (+1 more) `cargo build`, `cargo clippy -- -D
-    warnings` ×2, …"), so that one label never stands for commands it does not name."""
+    warnings` ×2, …") — for searches and listings only how many and the latest ("bash
+    `find` ×12: 4 different commands, latest …") — so that one label never stands for
+    commands it does not name."""
     last = records[-1]
     count = f" ×{len(records)}" if len(records) > 1 else ""
     labels: dict[str, int] = {}
@@ -582,6 +584,11 @@ def _group_label(records: list[ToolCallRecord]) -> str:
         labels[key] = labels.get(key, 0) + 1
     if len(labels) == 1:
         return f"{_command_label(last)}{count}"
+    if last.name in SHELL_TOOLS and shows_text(last.target):  # searches, listings: the latest
+        program = resolution_key(last.name, last.target)[-1]
+        latest = _cap(_CD_PREFIX.sub("", last.target), _LABEL_CHARS)
+        kinds = f"{len(labels)} different commands"
+        return f"{last.name} {code(program)}{count}: {kinds}, latest {code(latest)}"
     if last.name in SHELL_TOOLS:
         program = resolution_key(last.name, last.target)[-1]
         runs: dict[str, int] = {}  # each command as it ran, without the filter of its output
