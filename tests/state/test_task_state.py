@@ -83,7 +83,7 @@ def test_compact_tells_the_history_what_the_split_turn_did() -> None:
     assert "Working on" in by_section(turn)["in_progress"]
 
 
-def test_the_turn_prefix_states_where_the_turn_stands_in_its_own_sections() -> None:
+def test_the_turn_prefix_states_where_the_turn_stands_in_its_own_section() -> None:
     turn = [
         user("Port the CSV reader to the new API and keep the old flags working."),
         act(call("r1", "read", path="src/csv_reader.py")),
@@ -98,7 +98,8 @@ def test_the_turn_prefix_states_where_the_turn_stands_in_its_own_sections() -> N
     text = summarize_request(SummaryRequest(SummaryKind.TURN_PREFIX, "", turn))
     found = by_section(text)
     assert "pytest -q tests/test_csv.py" in found["in_progress"]  # the last step and its result
-    assert "unexpected keyword argument 'sep'" in found["blocked"]
+    assert "unexpected keyword argument 'sep'" in found["early_progress"]
+    assert "blocked" not in found  # the kept part follows: it may get past the failure
     assert "Port the CSV reader" in found["original_request"]
 
 

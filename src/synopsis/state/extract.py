@@ -380,9 +380,13 @@ class _Builder:
             self.tools.request = digest(current.text)
 
     def _request_step(self, text: str, calls: bool) -> None:
-        """The current request goes on (tool calls) or is answered (a final text)."""
-        current = next(reversed(self.goals.values()), None)
-        if current is None or digest(current.text) != self.tools.request:
+        """The current request goes on (tool calls) or is answered (a final text): the one
+        the calls work on, which is the original request when it was asked again (it stays
+        first in the list)."""
+        request = self.tools.request
+        goals = reversed(self.goals.values())
+        current = next((g for g in goals if digest(g.text) == request), None)
+        if current is None or request is None:
             return
         if calls:
             if current.outcome is not None:
@@ -391,7 +395,7 @@ class _Builder:
             outcome = _progress.closing_statement(text)
             self.goals[current.text] = replace(current, outcome=outcome)
             if _progress.is_finished(outcome):
-                self.tools.close_request(self.tools.request)
+                self.tools.close_request(request)
 
     def _statements(self, text: str, low: str, entry_id: str | None, rules: bool = True) -> None:
         """Classify each typed sentence; keep rules as whole statements and facts verbatim;

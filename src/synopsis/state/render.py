@@ -373,8 +373,12 @@ def _open_request(state: WorkingState) -> Goal | None:
 
 
 def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
-    done = "early_progress" if layout == "turn_prefix" else "done"
-    in_progress, blocked, failed = "in_progress", "blocked", "failed"
+    turn_prefix = layout == "turn_prefix"
+    done = "early_progress" if turn_prefix else "done"
+    in_progress = "in_progress"
+    # the kept part of the turn follows unseen and may get past them: failed, not blocked
+    blocked = "early_progress" if turn_prefix else "blocked"
+    failed = "early_progress" if turn_prefix else "failed"
 
     folded = sum(n for _, n in state.folded.ok_calls_by_tool)
     if folded:
@@ -1147,6 +1151,8 @@ _REMAP: dict[Layout, dict[str, str]] = {
         "goal": "original_request",
         "constraints": "original_request",
         "done": "early_progress",
+        "blocked": "early_progress",
+        "failed": "early_progress",
         "next": "suffix_context",
         "critical": "suffix_context",
     },
@@ -1165,7 +1171,7 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
     parts: list[str] = []
     for section in _LAYOUTS[layout]:
         subsections = ("done", "in_progress", "blocked", "failed")
-        inner = subsections if section == "progress" else (section,)
+        inner: tuple[str, ...] = subsections if section == "progress" else (section,)
         if section == "early_progress":
             inner = (section, *_TURN_STATE)
         if bare and not any(by_section.get(part) for part in inner):
@@ -1189,10 +1195,11 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
     return "\n".join(parts).rstrip() + "\n"
 
 
-_TURN_STATE = ("in_progress", "blocked", "failed")
+_TURN_STATE = ("in_progress",)
 """A split turn's early part states, under Early Progress, where the turn stands (the
-kept part continues it), what still fails and what was given up — in their own
-sub-sections, as the history checkpoint does."""
+kept part continues it) in a sub-section of its own, as the history checkpoint does.
+Its failures stay under Early Progress: the kept part follows, unseen here, and may
+get past them, so they are not called blocked."""
 
 
 class _Counter:
