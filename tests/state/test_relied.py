@@ -198,3 +198,21 @@ def test_a_relied_line_is_one_line_of_its_result_and_never_speaks_to_an_agent(
         assert "\n" not in fact.text
         assert any(fact.text in line for text in outputs for line in text.split("\n"))
         assert not re.search(r"\bAI\b", fact.text)
+
+
+def test_only_the_latest_relied_lines_stay_and_replies_without_new_ones_keep_them() -> None:
+    from synopsis.state.extract import MAX_RELIED
+
+    messages: list[dict[str, object]] = [user("Measure every shard and tell me each size.")]
+    for n in range(MAX_RELIED + 6):
+        messages += [
+            act(call(f"s{n}", "bash", command=f"du -sh /data/shard{n}")),
+            result(f"s{n}", "bash", f"shard{n}_volume  {4100 + n} GB"),
+            say(f"Shard {n} holds {4100 + n} GB."),
+        ]
+    messages += [say("That was all of them."), user("Thanks, nothing else for now.")]
+    facts = _tool_facts(extract_working_state(messages))
+    first_kept = 6
+    assert facts == [
+        f"shard{n}_volume  {4100 + n} GB" for n in range(first_kept, MAX_RELIED + first_kept)
+    ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from synopsis.state._memo import remembered
 from synopsis.state._text import window
 from synopsis.state.model import Fact
 
@@ -147,15 +148,10 @@ class ReliedLines:
         reply says: a status code a service returned, a limit stressed in capitals."""
         if tool in FILE_TOOLS:
             return []
-        lines = [line for line in text[:MAX_RESULT_CHARS].split("\n") if _candidate(line)]
+        lines, flagged = _result_lines(text[:MAX_RESULT_CHARS])
         unread = ("\n".join(lines)[:MAX_UNREAD_CHARS], entry_id)
         if lines and unread not in self.pending:  # merged again: already waiting
             self.pending = [*self.pending, unread][-MAX_PENDING:]
-        flagged = [
-            window(line.strip(), 0, MAX_LINE_CHARS)
-            for line in lines
-            if _STATUS_CODE.search(line) or _stressed(line)
-        ]
         return [Fact(line, entry_id, "tool", "tool") for line in flagged[:MAX_FLAGGED_PER_RESULT]]
 
     def unread(self) -> tuple[Fact, ...]:
@@ -202,6 +198,19 @@ class ReliedLines:
 
 
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+@remembered
+def _result_lines(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A result's candidate lines and, of those, the ones that stand out on their own (a
+    pure scan of its text: remembered, as each pass over a log meets the same results)."""
+    lines = tuple(line for line in text.split("\n") if _candidate(line))
+    flagged = tuple(
+        window(line.strip(), 0, MAX_LINE_CHARS)
+        for line in lines
+        if _STATUS_CODE.search(line) or _stressed(line)
+    )
+    return lines, flagged
 
 
 def _labelled(line: str) -> bool:

@@ -259,6 +259,9 @@ class _Builder:
         self.replies = dict.fromkeys(state.folded.replies)
         self.failed = {d.text: d for d in state.failed_approaches}
         self.relied = ReliedLines(state.unread_output)
+        self.relied_trimmed = False
+        """Whether the tool-output facts were trimmed to :data:`MAX_RELIED` since the last
+        one was added (the trim is then a no-op)."""
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -710,8 +713,11 @@ class _Builder:
         the latest :data:`MAX_RELIED` of them. A reply ``known`` from an earlier merge
         only marks the results before it as read."""
         read = self.relied.reply(reply, known=known) if reply is not None else []
+        if self.relied_trimmed and not flagged and not read:
+            return  # nothing added since the last trim: only additions can go over the cap
         for fact in (*flagged, *read):
             self._add_fact(fact)
+        self.relied_trimmed = True
         relied = [k for k, f in self.facts.items() if f.source == "tool"]
         for key in relied[: max(0, len(relied) - MAX_RELIED)]:
             del self.facts[key]
