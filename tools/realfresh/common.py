@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,14 @@ def close_open_calls(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def write_turns(turns: list[dict[str, Any]], path: Path) -> None:
     path.write_text(json.dumps(turns, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def convert_export(
+    convert: Callable[[str, int, int, Scrubber], list[dict[str, Any]]], argv: Sequence[str]
+) -> None:
+    """The command line of a markdown-export converter: SOURCE FIRST LAST OUT [REAL=FAKE …]
+    (the turns of lines FIRST..LAST, each REAL string replaced by its FAKE)."""
+    source, first, last, out, *names = argv
+    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
+    text = Path(source).read_text(encoding="utf-8")
+    write_turns(convert(text, int(first), int(last), scrub), Path(out))

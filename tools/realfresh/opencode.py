@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, trim, write_turns
+from common import Scrubber, clean, close_open_calls, convert_export, trim
 
 HEADING = re.compile(r"^## (User|Assistant\b.*)$", re.M)
 TOOL = re.compile(
@@ -85,10 +84,7 @@ def convert(text: str, first: int, last: int, scrub: Scrubber) -> list[dict[str,
 
 
 def main() -> None:
-    source, first, last, out, *names = sys.argv[1:]
-    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
-    text = Path(source).read_text(encoding="utf-8")
-    write_turns(convert(text, int(first), int(last), scrub), Path(out))
+    convert_export(convert, sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -18,10 +18,9 @@ from __future__ import annotations
 import html
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, trim, write_turns
+from common import Scrubber, clean, close_open_calls, convert_export, trim
 
 HEADING = re.compile(r"^_\*\*(User|Assistant|Agent)\b[^\n]*\*\*_\s*$", re.M)
 THINK = re.compile(r"<think>.*?</think>", re.S)
@@ -166,10 +165,7 @@ def _merge_steps(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    source, first, last, out, *names = sys.argv[1:]
-    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
-    text = Path(source).read_text(encoding="utf-8")
-    write_turns(convert(text, int(first), int(last), scrub), Path(out))
+    convert_export(convert, sys.argv[1:])
 
 
 if __name__ == "__main__":
