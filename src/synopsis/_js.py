@@ -153,8 +153,9 @@ def _orjson_safe(value: Any) -> bool:
 
 
 def js_stringify(value: Any) -> str:
-    """``JSON.stringify(value)`` with no indentation, following JavaScript's rules."""
-    if _orjson_safe(value):
+    """``JSON.stringify(value)`` with no indentation, following JavaScript's rules (a
+    string, most tool arguments, goes straight to orjson)."""
+    if type(value) is str or _orjson_safe(value):
         try:
             return orjson.dumps(value).decode("utf-8")
         except TypeError:  # a lone surrogate: JavaScript escapes it, orjson refuses it

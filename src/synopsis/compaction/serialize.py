@@ -15,8 +15,6 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from synopsis._js import js_keys, js_stringify, utf16_len_and_prefix
 from synopsis.messages import role_of, text_of, tool_arguments
 
@@ -38,19 +36,9 @@ def unforgeable(text: str) -> str:
     return _ROLE_LABEL.sub(r"\1\\[\2]:", text) if "]:" in text else text
 
 
-def _argument_text(value: Any) -> str:
-    """``JSON.stringify(value)``; a string (most arguments) goes straight to orjson."""
-    if type(value) is str:
-        try:
-            return orjson.dumps(value).decode("utf-8")
-        except TypeError:  # a lone surrogate: js_stringify escapes it
-            pass
-    return js_stringify(value)
-
-
 def _tool_call_text(call: dict[str, Any]) -> str:
     arguments = tool_arguments(call)
-    rendered = ", ".join([f"{key}={_argument_text(arguments[key])}" for key in js_keys(arguments)])
+    rendered = ", ".join([f"{key}={js_stringify(arguments[key])}" for key in js_keys(arguments)])
     name = call.get("name")
     return f"{name if isinstance(name, str) else ''}({rendered})"
 
