@@ -6,7 +6,7 @@ reasoning after ``_Thinking:_`` (dropped here, up to the first tool block), and 
 call as a fenced block: ``Tool: name``, ``**Input:**`` with a JSON block, ``**Output:**``
 with the result.
 
-    python3 tools/realfresh/opencode.py EXPORT.md FIRST_LINE LAST_LINE OUT.json
+    python3 tools/realsets/opencode.py EXPORT.md FIRST_LINE LAST_LINE OUT.json
 
 FIRST_LINE / LAST_LINE (1-based, inclusive) bound the stretch kept; both should sit on
 section headings or between them.

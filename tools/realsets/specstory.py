@@ -7,7 +7,7 @@ as ``<tool-use data-tool-name="name"><details><summary>Tool use: **name** • wh
 body</details></tool-use>`` (newer ones). A call's arguments are its command (a leading
 ```` ```bash ```` block) or the summary line; its result is the rest of the block.
 
-    python3 tools/realfresh/specstory.py EXPORT.md FIRST_USER LAST_USER OUT.json [NAME=FAKE …]
+    python3 tools/realsets/specstory.py EXPORT.md FIRST_USER LAST_USER OUT.json [NAME=FAKE …]
 
 FIRST_USER / LAST_USER are 0-based indices of user headings: the stretch kept runs from the
 first one up to (not including) the user heading after LAST_USER.

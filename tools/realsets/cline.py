@@ -6,7 +6,7 @@ assistant's ``tool_use`` blocks in order, the person's words arrive as ``<feedba
 the ``task_progress`` reminders, ``[TASK RESUMPTION]`` notes) that is dropped here.
 ``[ERROR] You did not use a tool…`` nudges are kept as user turns (the agent saw them).
 
-    python3 tools/realfresh/cline.py HISTORY.json FIRST LAST OUT.json
+    python3 tools/realsets/cline.py HISTORY.json FIRST LAST OUT.json
 """
 
 from __future__ import annotations

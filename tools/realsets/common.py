@@ -1,4 +1,4 @@
-"""Helpers shared by the converters of tests/data/realfresh: trimming, ANSI removal, pairing.
+"""Helpers shared by the converters under tools/realsets (cases of tests/data/realdev): trimming, ANSI removal, pairing.
 
 These scripts turn one public agent transcript into the turn list of a corpus case
 (``../shared/fixtures/fidelity/README.md``); the labels are written by hand afterwards.
