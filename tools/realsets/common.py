@@ -39,6 +39,8 @@ SECRETS = (
         ),
     ),
     ("FAKE-secret-", re.compile(r"(?<=SECRET=\")[A-Za-z0-9+/=_-]{16,}(?=\")")),
+    ("FAKE-jwt-", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("sb_FAKE-supabase-key-", re.compile(r"sb_(?:publishable|secret)_[A-Za-z0-9_-]{16,}")),
 )
 
 
