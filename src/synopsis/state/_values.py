@@ -24,6 +24,9 @@ _CORRECTION = rules.pattern("correction")
 """A word that makes a value in its sentence its slot's new value (the rule records)."""
 _OLD_MARKER = rules.pattern("old-marker")
 _TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
+_MANY_VALUED = frozenset({"date", "amount"})
+"""Slots a conversation holds many values of at once: the day one leaves and the day one
+comes back, a price and a deposit."""
 NOT_FROM_ASSISTANT = frozenset({"path", "color"})
 MAX_REPORTED = 12
 """Values kept from one tool result (the first ones: replies lead with what matters)."""
@@ -95,7 +98,12 @@ class ValueBook:
         news.sort(key=lambda pair: pair[0].start)
         for item, slot in news:
             context = sentence_around(text, item.start)
-            supersede = slot is not None and (slot in pat.SINGLE_VALUED_SLOTS or correction)
+            # a correction of a slot that holds one value replaces it; of a kind of value
+            # a conversation holds many of (dates, amounts), the statement it corrects is
+            # found by its subject (extract's supersede), not every value of the kind
+            supersede = slot is not None and (
+                slot in pat.SINGLE_VALUED_SLOTS or (correction and slot not in _MANY_VALUED)
+            )
             self._assert_value(item, slot, entry_id, context, supersede)
         if correction and not replaced_any:
             self._replacements(text, low, start, end, entry_id)

@@ -546,6 +546,8 @@ class _Builder:
             # Nothing shares the update's words: the user's own statement of the slot, not
             # a value the assistant reported in passing ("we land the 21st" moves the pickup
             # date the user gave, not "free cancellation until June 18")
+            if not about and self._answers_proposal(words, same, restated, new_value, candidates):
+                continue  # "Make it April 12" answers the assistant's "leaving April 11"
             pool = about or [c for c in candidates if c[3]] or candidates
             context: frozenset[str] | set[str] = frozenset() if about else message_words
 
@@ -594,6 +596,37 @@ class _Builder:
                         if iso is not None:  # as tool calls write it: "start=2026-06-20T16:00"
                             self.values.retire(iso.group(), new_value)
         return replaced_rules
+
+    def _answers_proposal(
+        self,
+        words: set[str],
+        same: Callable[[str], bool],
+        restated: Collection[str],
+        new_value: str,
+        candidates: Sequence[tuple[str, str, str, bool]],
+    ) -> bool:
+        """Whether an update no earlier statement is about answers what the assistant just
+        proposed: a sentence of its latest words that is about the update's subject and
+        holds a value of the slot that no earlier statement holds ("two nights means
+        leaving April 11" → "Make it April 12, we'd like three nights"). That proposal's
+        value is replaced, not the user's own earlier statement of the slot (the day they
+        leave Munich stays April 9)."""
+        if not words or not candidates:
+            return False
+        earlier = [v for c in candidates for k, v in st.value_classes(c[2]) if same(k)]
+        proposed: list[str] = []
+        for start, end in sentences(self.said):
+            sentence = self.said[start:end]
+            if not words & _subject_words(sentence):
+                continue
+            proposed += [
+                v
+                for k, v in st.value_classes(sentence)
+                if same(k) and not _said(v, restated) and not _said(v, earlier)
+            ]
+        for value in proposed:
+            self.values.retire(value, new_value)
+        return bool(proposed)
 
     # --- git history -------------------------------------------------------------------------
 
@@ -817,7 +850,11 @@ _COMMON = frozenset(
      "change", "changed", "moved", "instead", "actually", "update", "now", "still",
      # times of day are part of a value, not what a sentence is about
      "morning", "afternoon", "evening", "night", "today", "tomorrow", "上午", "下午", "晚上",
-     "中午", "早上", "今天", "明天", "那天", "时间"}
+     "中午", "早上", "今天", "明天", "那天", "时间",
+     # so are the names of months and days ("April 9" and "April 12" are two dates)
+     "january", "february", "march", "april", "june", "july", "august", "september",
+     "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+     "friday", "saturday", "sunday"}
 )  # fmt: skip
 
 

@@ -315,7 +315,9 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
             r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
             r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
-            r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|(?<![\d.])\d{1,2}\s*号(?!楼)|"
+            r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|"
+            # "5 号" of "张江路 368 弄 5 号" is a house number, not the 5th
+            r"(?<![\d.])(?<![路街道巷弄])(?<![路街道巷弄]\s)\d{1,2}\s*号(?![楼院])|"
             r"(?:下|本|这)?[周星期礼拜]{1,2}[一二三四五六日天]"
         ),
     ),
@@ -349,7 +351,7 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "address",
         re.compile(
-            r"[\u4e00-\u9fff]{1,10}(?:路|街|大道|弄|胡同)\s*\d+\s*(?:弄|号)|"
+            r"[\u4e00-\u9fff]{1,10}(?:路|街|大道|弄|胡同)\s*\d+\s*(?:弄|号)(?:\s*\d+\s*号)?|"
             r"\d+ [a-z]+ (?:street|st|road|rd|avenue|ave)\b"
         ),
     ),
