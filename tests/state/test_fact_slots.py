@@ -9,7 +9,7 @@ from typing import Any
 
 from synopsis.state import extract_working_state, render_state
 from synopsis.state.statements import value_classes
-from tests.state.builders import say, user
+from tests.state.builders import act, call, result, say, user
 
 
 def checkpoint(*messages: dict[str, Any]) -> str:
@@ -76,3 +76,100 @@ def test_a_new_address_leaves_the_deadline_dates_alone() -> None:
     stale = superseded(*messages)
     assert not any("1 月" in old for old in stale)
     assert "1 月 15 日" in checkpoint(*messages)
+
+
+# --- a name set against the one it replaces -------------------------------------------------
+
+
+def test_the_assistant_taking_up_a_typo_fix_retires_the_misspelt_name() -> None:
+    messages = (
+        user("Add a `customerRef` field to the invoice type."),
+        say("Added `custmerRef` to the Invoice interface."),
+        user("Spelling: it's actually customerRef"),
+        say("Fixed, the interface now uses `customerRef` (not `custmerRef`)."),
+    )
+    assert superseded(*messages).get("custmerRef") == "customerRef"
+    text = checkpoint(*messages)
+    assert "custmerRef" not in text
+
+
+def test_a_name_set_against_a_different_subject_in_prose_is_no_replacement() -> None:
+    messages = (
+        user("Keep `build` as the CI job name."),
+        say("`lint` is not `build`-related, so I left it alone."),
+    )
+    assert "build" not in superseded(*messages)
+
+
+# --- declarative facts that name something ----------------------------------------------------
+
+
+def test_a_named_slot_of_no_known_shape_is_kept_as_the_users_fact() -> None:
+    messages = (
+        user("Set up publishing for the CLI. My npm username is tolvaj."),
+        say("Got it."),
+        user("Our registry scope is acme-tools, by the way."),
+    )
+    facts = [f.text for f in extract_working_state(list(messages)).facts]
+    assert any("tolvaj" in f for f in facts)
+    assert "tolvaj" in checkpoint(*messages)
+
+
+def test_a_short_reply_that_names_the_real_identifier_is_a_fact() -> None:
+    messages = (
+        user("Rename the column to createdOn in the export."),
+        say("Renamed it to `createOn`."),
+        user("Typo, it's actually createdOn"),
+    )
+    facts = [f.text for f in extract_working_state(list(messages)).facts]
+    assert "Typo, it's actually createdOn" in facts
+
+
+def test_an_opinion_or_a_state_is_no_named_value() -> None:
+    messages = (
+        user("Let's tidy the report job."),
+        say("Okay."),
+        user("The output table is empty right now. It's actually fine, the weather is nice."),
+    )
+    facts = [f.text for f in extract_working_state(list(messages)).facts]
+    assert not any("fine" in f or "weather" in f or "empty" in f for f in facts)
+
+
+# --- an edit's diff replaces the value it removes ------------------------------------------------
+
+
+DIFF = """Applied 1 hunk.
+```diff
+@@ -10,4 +10,4 @@
+     "eslint": "^8.57.0",
+-    "vitest": "0.34.6",
++    "vitest": "^1.6.0",
+     "zod": "^3.23.8",
+```"""
+
+
+def test_a_removed_diff_line_is_no_fact_and_its_value_is_replaced() -> None:
+    messages = (
+        user("Upgrade vitest so the coverage flag works."),
+        act(call("c1", "apply_diff", path="package.json")),
+        result("c1", "apply_diff", DIFF),
+        say("Bumped vitest from the old pin to ^1.6.0, coverage works now."),
+    )
+    state = extract_working_state(list(messages))
+    assert state.superseded_values().get("0.34.6") == "^1.6.0"
+    text = render_state(state)
+    assert "0.34.6" not in text
+    assert "^1.6.0" in text
+
+
+def test_a_diff_changing_a_short_number_retires_nothing() -> None:
+    diff = "@@ -1,3 +1,3 @@\n workers:\n-  count: 2\n+  count: 16\n"
+    messages = (
+        user("Ship it in release 4.12.2, and raise the workers."),
+        act(call("c1", "apply_diff", path="deploy.yaml")),
+        result("c1", "apply_diff", diff),
+        say("Raised the workers to 16."),
+    )
+    state = extract_working_state(list(messages))
+    assert "2" not in state.superseded_values()
+    assert "4.12.2" in render_state(state)

@@ -17,6 +17,7 @@ import re
 
 from synopsis.state._memo import remembered
 from synopsis.state._text import window
+from synopsis.state._values import is_diff, removed_line
 from synopsis.state.model import Fact
 
 MAX_PENDING = 6
@@ -204,7 +205,10 @@ _LETTER = re.compile(r"[^\W\d_]")
 def _result_lines(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A result's candidate lines and, of those, the ones that stand out on their own (a
     pure scan of its text: remembered, as each pass over a log meets the same results)."""
-    lines = tuple(line for line in text.split("\n") if _candidate(line))
+    diff = is_diff(text)  # what a diff removes is what the file no longer says
+    lines = tuple(
+        line for line in text.split("\n") if _candidate(line) and not (diff and removed_line(line))
+    )
     flagged = tuple(
         window(line.strip(), 0, MAX_LINE_CHARS)
         for line in lines

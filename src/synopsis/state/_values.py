@@ -24,6 +24,9 @@ _CORRECTION = rules.pattern("correction")
 """A word that makes a value in its sentence its slot's new value (the rule records)."""
 _OLD_MARKER = rules.pattern("old-marker")
 _TRIM = ".,;:!?`'\"“”‘’()[]{}<>，。；：！？"
+_CONTRASTS = tuple(r for r in rules.rules("replace") if r.label == "new-not-old")
+"""The replacement record that says which name is the right one (it also runs on what
+the assistant says, as a name in code is the same thing however it is reported)."""
 _MANY_VALUED = frozenset({"date", "amount"})
 """Slots a conversation holds many values of at once: the day one leaves and the day one
 comes back, a price and a deposit."""
@@ -174,6 +177,20 @@ class ValueBook:
             entry_id in record.asserted_in and record.asserted_in[-1] != entry_id
         ):  # read again, a statement does not replace what a later message restated
             self.identifiers[item.value] = replace(record, superseded_by=new, slot=slot)
+
+    def contrasted(self, text: str) -> None:
+        """A name set against the one it replaces, whoever says it ("use `parentUuid`
+        (not `parentUiuid`)", the assistant taking up the user's "typo, it's actually
+        parentUuid"): the old name is replaced, so no checkpoint line states it."""
+        if "`" not in text:
+            return
+        low = pat.lower_same(text)
+        for rule in _CONTRASTS:
+            for match in rule.compiled.finditer(low):
+                old = text[match.start("old") : match.end("old")].strip(_TRIM)
+                new = text[match.start("new") : match.end("new")].strip(_TRIM)
+                if old and new and old != new:
+                    self.retire(old, new)
 
     def _replacements(
         self, text: str, low: str, start: int, end: int, entry_id: str | None
@@ -348,3 +365,98 @@ def superseded_call_values(calls: Iterable[ToolCallRecord]) -> list[tuple[str, s
         )
 
     return [(old, new) for earlier, old, new in replaced if not still_used(old, earlier)]
+
+
+_NAMING_SLOT = (
+    r"(?:user ?name|name|handle|login|account|e-?mail|host(?:name)?|server|region|zone|"
+    r"branch|repo(?:sitory)?|database|db|bucket|project|org(?:anization)?|workspace|"
+    r"namespace|cluster|domain|endpoint|queue|topic|table|schema|time ?zone|package manager)"
+)
+_NAMES_EN = re.compile(
+    r"\b(?:my|our|the|his|her|their|its|your)\s+(?:[\w-]+\s+){0,2}?"
+    + _NAMING_SLOT
+    + r"\s+(?:is|was|will be|=|:|is called|is named)\s+(?P<v>[^\s,.;!?]+)",
+    re.IGNORECASE,
+)
+"""A declarative naming fact: "My github username is kiliman", "Our main table is orders"."""
+_NAMES_ZH = re.compile(
+    r"(?:名字|用户名|账号|帐号|邮箱|主机|服务器|分支|仓库|数据库|项目|区域|地区|时区|表名)"
+    r"\s*(?:是|叫|为|用)\s*\S"
+)
+_CODE_NAME = re.compile(r"`[^`\s]+`|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z0-9]+_[a-z0-9_]+\b")
+"""A name as code writes it: in backticks, camelCase, snake_case."""
+_IT_IS = re.compile(
+    r"\b(?:it|that|this|the right one)(?:'s|’s| is| should be)\s+(?:actually\s+|really\s+|"
+    r"called\s+|named\s+)?(?P<v>`[^`\s]+`|[^\s,.;!?]+)",
+    re.IGNORECASE,
+)
+_NOT_A_NAME = frozenset(
+    {"a", "an", "the", "to", "not", "that", "this", "it", "fine", "good", "ok", "okay", "done",
+     "here", "there", "same", "different", "empty", "missing", "wrong", "right", "correct",
+     "important", "fixed", "broken", "down", "up", "new", "old", "ready", "set", "private",
+     "public", "mine", "yours", "unknown", "unclear", "too", "very", "still", "also"}
+)  # fmt: skip
+
+
+def names_a_value(sentence: str) -> bool:
+    """Whether a sentence without a value of a known shape names something all the same:
+    what a slot is called ("My github username is kiliman", "仓库叫 atlas-web"), or the
+    name in code that something really is ("Typo, it's actually parentUuid"). Such a
+    statement is a fact, kept verbatim; its name has no shape a pattern would know."""
+    match = _NAMES_EN.search(sentence)
+    if match is not None and match.group("v").lower().strip("`'\"") not in _NOT_A_NAME:
+        return True
+    if _NAMES_ZH.search(sentence):
+        return True
+    said = _IT_IS.search(sentence)
+    return said is not None and _CODE_NAME.fullmatch(said.group("v").strip(".,;:!?")) is not None
+
+
+_HUNK = re.compile(r"^@@ [^\n]* @@", re.MULTILINE)
+"""A unified diff's hunk header: the lines after it are context, removed and added."""
+_MIN_RETIRED = 4
+"""The shortest value a diff retires (as with :func:`superseded_call_values`)."""
+_DIGIT_TOKEN = re.compile(r"[\w^~<>=.+-]*\d[\w^~.+-]*")
+
+
+def is_diff(text: str) -> bool:
+    return _HUNK.search(text) is not None
+
+
+def removed_line(line: str) -> bool:
+    """Whether a line of a diff is one it removes (not the ``---`` file header)."""
+    return line.startswith("-") and not line.startswith("---")
+
+
+def diff_replacements(text: str) -> list[tuple[str, str]]:
+    """(old, new) values an edit's diff replaced: a removed line and the added line in its
+    place that differ in one value ('-  "@types/react": "19.2.7",' then '+ … "^18.3.3",')
+    — the old value is no longer what the file says."""
+    if not is_diff(text):
+        return []
+    pairs: list[tuple[str, str]] = []
+    removed: list[str] = []
+    added: list[str] = []
+
+    def pair_up() -> None:
+        if len(removed) == len(added):
+            for old_line, new_line in zip(removed, added, strict=True):
+                old = [t for t in _DIGIT_TOKEN.findall(old_line) if t not in new_line]
+                new = [t for t in _DIGIT_TOKEN.findall(new_line) if t not in old_line]
+                if len(old) == 1 and len(new) == 1:
+                    pairs.append((old[0].strip(_TRIM), new[0].strip(_TRIM)))
+        removed.clear()
+        added.clear()
+
+    for line in text.split("\n"):
+        if removed_line(line):
+            if added:
+                pair_up()
+            removed.append(line[1:])
+        elif line.startswith("+") and not line.startswith("+++"):
+            added.append(line[1:])
+        else:
+            pair_up()
+    pair_up()
+    # a short number ("2" → "16") is too common to retire everywhere it is written
+    return [(old, new) for old, new in pairs if len(old) >= _MIN_RETIRED and old != new and new]

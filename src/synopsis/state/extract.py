@@ -36,7 +36,13 @@ from synopsis.state._text import (
     window,
 )
 from synopsis.state._tools import ToolLedger, canonical_tool
-from synopsis.state._values import NOT_FROM_ASSISTANT, ValueBook, superseded_call_values
+from synopsis.state._values import (
+    NOT_FROM_ASSISTANT,
+    ValueBook,
+    diff_replacements,
+    names_a_value,
+    superseded_call_values,
+)
 from synopsis.state.model import (
     LAST_SAID_CHARS,
     STRONG_KINDS,
@@ -275,6 +281,8 @@ class _Builder:
             record = self.tools.result(message, entry_id)
             output = text_of(message, "\n")
             self.values.reported(output, entry_id)
+            for old, new in diff_replacements(output):  # an edit's diff: the old value is gone
+                self.values.retire(old, new)
             name = message.get("toolName")
             tool = canonical_tool(name) if isinstance(name, str) else ""
             self._relied_on(None, self.relied.result(output, entry_id, tool))
@@ -332,6 +340,7 @@ class _Builder:
         if not request:  # a request stands in Goal; what else the user says is still to do
             self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
+        self.values.contrasted(prose(typed))
         if any_match("rewrite", low):
             self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
         elif any_match("undo", low):
@@ -433,6 +442,9 @@ class _Builder:
             kind if rules or kind != "rule" else "fact"
             for kind in st.classify_all(text, low, spans)
         ]
+        for index, (start, end) in enumerate(spans):  # a name of no known shape
+            if kinds[index] == "other" and names_a_value(text[start:end]):
+                kinds[index] = "fact"
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]
             kind = kinds[index]
@@ -665,6 +677,7 @@ class _Builder:
             closing = not any(True for _ in tool_calls(message))
             self._pending(said, _progress.pending_steps(words), closing=closing, text=text)
             self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
+            self.values.contrasted(words)
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
                     self.failed[approach] = Decision(approach, entry_id)

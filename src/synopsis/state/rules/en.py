@@ -653,6 +653,14 @@ RULES: tuple[Rule, ...] = (
         misses=("Replace it soon.",),
     ),
     Rule(
+        "new-not-old",
+        "replace",
+        r"(?P<new>`[^`\s]+`)\s*(?:\(\s*|[,;]\s*|—\s*)(?:not|rather than|instead of)\s+"
+        r"(?P<old>`[^`\s]+`)",
+        matches=("use `parentUuid` (not `parentUiuid`)", "the flag is `--dry-run`, not `--dryrun`"),
+        misses=("use `parentUuid` everywhere", "`foo` is not `bar`-like"),
+    ),
+    Rule(
         "value-stays",
         "keep",
         r"\b(?:stays?|remains?|unchanged|still (?:is|the)|same (?:as before|time|venue|place|"
