@@ -173,3 +173,29 @@ def test_a_diff_changing_a_short_number_retires_nothing() -> None:
     state = extract_working_state(list(messages))
     assert "2" not in state.superseded_values()
     assert "4.12.2" in render_state(state)
+
+
+# --- the reference a tool's result names -----------------------------------------------------
+
+
+def test_the_reference_of_a_booking_is_kept_though_the_reply_does_not_repeat_it() -> None:
+    booked = '{\n  "state": "confirmed",\n  "booking_ref": "QX7T4P",\n  "total_eur": 412\n}'
+    messages = (
+        user("Reserve the 18:05 ferry to Naxos for two."),
+        act(call("c1", "reserve_ferry", sailing="BS-1805", seats=2)),
+        result("c1", "reserve_ferry", booked),
+        say("Reserved."),
+    )
+    assert "QX7T4P" in checkpoint(*messages)
+
+
+def test_a_listing_of_many_references_flags_none_of_them() -> None:
+    listing = "\n".join(f'"order_id": "SO-{4410 + n}",' for n in range(6))
+    messages = (
+        user("List last week's orders."),
+        act(call("c1", "list_orders", week="2026-W09")),
+        result("c1", "list_orders", "[\n" + listing + "\n]"),
+        say("Six orders came in."),
+    )
+    facts = [f.text for f in extract_working_state(list(messages)).facts]
+    assert not any("SO-44" in f for f in facts)

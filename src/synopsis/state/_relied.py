@@ -88,6 +88,17 @@ _STATUS_CODE = re.compile(
 _CAPITAL_NEGATION = re.compile(r"(?<![A-Z] )\b(?:NOT|NEVER|ONLY|NO LONGER)\b(?! [A-Z]{2})")
 """A word written in capitals to stress a limit ("River crossings are NOT covered"), not
 a heading or a shouted line."""
+_REFERENCE_FIELD = re.compile(
+    r"^\s*[\"']?(?P<key>[A-Za-z][\w-]{0,40})[\"']?\s*[:=]\s*[\"']?"
+    r"(?P<value>[A-Za-z0-9][\w-]{4,40})[\"']?,?\s*$"
+)
+_REFERENCE_KEY = re.compile(
+    r"(?:^|[_-])(?:id|pnr|ref|reference|confirmation|booking|reservation|order|ticket|"
+    r"tracking|waybill|invoice|case|serial|imei\d?|sn|no|number|code)$",
+    re.IGNORECASE,
+)
+MAX_REFERENCE_FIELDS = 3
+"""A result naming more references than this lists them (a search): none stands out."""
 MAX_FLAGGED_PER_RESULT = 2
 """Lines of one result kept for a status code or a stressed limit (the first ones)."""
 
@@ -209,12 +220,27 @@ def _result_lines(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     lines = tuple(
         line for line in text.split("\n") if _candidate(line) and not (diff and removed_line(line))
     )
+    references = [line for line in lines if _reference(line)]
+    if len(references) > MAX_REFERENCE_FIELDS:
+        references = []  # a listing of many: the reply says which one matters
     flagged = tuple(
         window(line.strip(), 0, MAX_LINE_CHARS)
         for line in lines
-        if _STATUS_CODE.search(line) or _stressed(line)
+        if _STATUS_CODE.search(line) or _stressed(line) or line in references
     )
     return lines, flagged
+
+
+def _reference(line: str) -> bool:
+    """Whether a line of a result is the reference of one thing it names — a booking's
+    PNR, an order number, a device's serial (``"pnr": "K8WZ2M"``): the handle later turns
+    quote whether or not the next reply repeats it."""
+    match = _REFERENCE_FIELD.match(line)
+    return (
+        match is not None
+        and _REFERENCE_KEY.search(match.group("key")) is not None
+        and _DIGIT.search(match.group("value")) is not None
+    )
 
 
 def _labelled(line: str) -> bool:
