@@ -288,8 +288,9 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "port",
         re.compile(
-            r"\bport (?:is |number is |=\s*|:\s*)?(?P<v>\d{2,5})\b|"
-            r"端口\s*(?:号)?[是为:：]?\s*(?P<v2>\d{2,5})"
+            r"\bport (?:is |number is |=\s*|:\s*|(?:moved |changed )?to )?(?:now )?"
+            r"(?P<v>\d{2,5})\b|"
+            r"端口\s*(?:号)?\s*(?:[是为:：]|改成|改为|换成|改到|调到)?\s*(?P<v2>\d{2,5})"
         ),
     ),
     ("count:rooms", re.compile(r"(?<![\w.])\d+\s*(?:rooms?|nights?|间|晚)(?![a-z])")),
@@ -427,7 +428,8 @@ def replaced_numbers(sentence: str) -> set[str]:
 
 _OLD_VALUE = re.compile(
     r"[,;]?\s*\b(?:not|rather than|instead of|no longer)\s+(?:the\s+|around\s+|about\s+)?"
-    r"[^\s,.;!?]*\d[^\s,.;!?]*(?:\s+[a-z]+)?(?=[\s,.;!?]|$)|"
+    # the old value whole, a version's inner dots too ("not 2.10.1")
+    r"(?:[^\s,.;!?]|\.(?=\w))*\d(?:[^\s,.;!?]|\.(?=\w))*(?:\s+[a-z]+)?(?=[\s,.;!?]|$)|"
     r"[，,]?\s*(?:不是|而不是|不再是)\s*[^\s，。；,.;]*\d[^\s，。；,.;]*"
 )
 
