@@ -199,3 +199,16 @@ def test_a_listing_of_many_references_flags_none_of_them() -> None:
     )
     facts = [f.text for f in extract_working_state(list(messages)).facts]
     assert not any("SO-44" in f for f in facts)
+
+
+# --- a UUID's groups are no commits ------------------------------------------------------------
+
+
+def test_the_groups_of_a_uuid_are_not_listed_as_commits() -> None:
+    from synopsis.state._patterns import find_identifiers
+
+    line = '{"parentUuid": "5c0e9b1a-77d2-4f3e-9a10-2b7e4c9d1f08", "commit": "d41f9e2"}'
+    kinds = {(f.kind, f.value) for f in find_identifiers(line)}
+    assert not any(kind == "sha" and value.startswith("5c0e") for kind, value in kinds)
+    assert not any(value == "2b7e4c9d1f08" for _, value in kinds)
+    assert any(value == "d41f9e2" for _, value in kinds)

@@ -208,7 +208,9 @@ SYMBOLIC = re.compile(
             rf"(?P<port2>\d{{2,5}}){_SP}*端口",
             r"(?P<path>(?<![/.:@~-])(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*)",
             rf"(?P<file>[\w-]+(?:\.[\w-]+)*\.(?:{_EXT})){_B1}",
-            rf"(?P<sha>(?=[0-9a-f]{{0,39}}\d)(?=[0-9a-f]{{0,39}}[a-f])[0-9a-f]{{7,40}}){_B1}",
+            # not a group of a UUID ("9a41cd0d-3ed9-…-451c9221a81f" names no commit)
+            rf"(?P<sha>(?<!-)(?=[0-9a-f]{{0,39}}\d)(?=[0-9a-f]{{0,39}}[a-f])[0-9a-f]{{7,40}})"
+            rf"{_B1}(?!-[0-9a-f]{{4}})",
             # Carrier tracking numbers, serials, confirmation codes: upper case, 10-40
             # characters, at least two digits and a letter. Not a piece of a file name,
             # path or dashed token (``REPORT2024Q1.PDF``, ``SN-…``); words have no digits
