@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from synopsis.state import extract_working_state, render_state
+from synopsis.state import extract_working_state, guard_summary, render_state
+from synopsis.state._patterns import find_identifiers
 from synopsis.state.statements import value_classes
 from tests.state.builders import act, call, result, say, user
 
@@ -205,10 +206,28 @@ def test_a_listing_of_many_references_flags_none_of_them() -> None:
 
 
 def test_the_groups_of_a_uuid_are_not_listed_as_commits() -> None:
-    from synopsis.state._patterns import find_identifiers
-
     line = '{"parentUuid": "5c0e9b1a-77d2-4f3e-9a10-2b7e4c9d1f08", "commit": "d41f9e2"}'
     kinds = {(f.kind, f.value) for f in find_identifiers(line)}
     assert not any(kind == "sha" and value.startswith("5c0e") for kind, value in kinds)
     assert not any(value == "2b7e4c9d1f08" for _, value in kinds)
     assert any(value == "d41f9e2" for _, value in kinds)
+
+
+# --- a rule that holds another value keeps it when one of its values moves ----------------------
+
+
+def test_a_rule_keeps_its_deadline_when_its_address_is_replaced() -> None:
+    messages = (
+        user("帮我给外婆订一盒点心。必须 4 月 2 号之前送到她家，鼓楼区中山北路 210 号。"),
+        say("好的，已下单。"),
+        user("等一下，外婆搬了，改送到秦淮区长乐路 66 号 3 栋 501。"),
+        say("好的，已改地址。"),
+    )
+    state = extract_working_state(list(messages))
+    text = render_state(state)
+    assert "4 月 2 号" in text and "长乐路 66 号" in text
+    assert "中山北路 210" not in text
+    rule = "- 必须 4 月 2 号之前送到她家，鼓楼区中山北路 210 号。"
+    old_checkpoint = f"## Constraints & Preferences\n{rule}\n"
+    guarded = guard_summary(old_checkpoint, state).text
+    assert "4 月 2 号" in guarded and "中山北路 210" not in guarded

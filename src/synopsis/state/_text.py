@@ -118,6 +118,21 @@ def states_stale(text: str, stale: dict[str, str]) -> bool:
     )
 
 
+_DIGIT = re.compile(r"\d")
+
+
+def out_of_date(text: str, stale: dict[str, str]) -> bool:
+    """Whether ``text`` states a replaced value and no value of its own besides: a rule
+    that also holds another one ("必须 3 月 15 号之前寄到…文一西路 588 号" once the address
+    moved) still says something — the deadline — and only the old value is cut from it."""
+    if not states_stale(text, stale):
+        return False
+    for old in stale:
+        if contains_value(text, old):
+            text = cut_value(text, old)
+    return _DIGIT.search(text) is None
+
+
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 

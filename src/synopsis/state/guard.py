@@ -22,6 +22,7 @@ from synopsis.state._text import (
     contains_value,
     normalize_ws,
     one_line,
+    out_of_date,
     states_stale,
     states_stale_outside_code,
 )
@@ -534,6 +535,10 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
             keep.append(line)
             continue
         changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
-        if line.startswith(("#", FACT_LABEL)) or not states_stale_outside_code(line, stale):
+        if (
+            line.startswith(("#", FACT_LABEL))
+            or not states_stale_outside_code(line, stale)
+            or (section.startswith("Constraints") and not out_of_date(line, stale))
+        ):  # a rule that holds another value of its own keeps it, the old one cut
             keep.append(stale_note(line, stale))
     return "\n".join(keep)

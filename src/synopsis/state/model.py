@@ -26,7 +26,7 @@ from synopsis.state._commands import (
     written_files,
 )
 from synopsis.state._errors import is_aborted
-from synopsis.state._text import sentences, states_stale
+from synopsis.state._text import out_of_date, sentences
 
 STATE_VERSION = 1
 LAST_SAID_CHARS = 1000
@@ -226,7 +226,7 @@ class WorkingState:
         live = _without_contained(tuple(c for c in self.constraints if c.superseded_by is None))
         if not stale:
             return live
-        return tuple(c for c in live if not all(states_stale(s, stale) for s in _sentences(c.text)))
+        return tuple(c for c in live if not all(out_of_date(s, stale) for s in _sentences(c.text)))
 
     def current_facts(self) -> tuple[Fact, ...]:
         return tuple(f for f in self.facts if f.superseded_by is None)
