@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synopsis.state import _patterns as pat
-from synopsis.state.rules import Rule, en, pattern, rules, zh
+from synopsis.state.rules import Rule, en, harness, pattern, rules, zh
 
-RECORDS = [*en.RULES, *zh.RULES]
+RECORDS = [*en.RULES, *zh.RULES, *harness.RULES]
 
 
 def test_labels_are_unique_and_every_record_has_examples() -> None:

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from synopsis.state.model import Written
-from synopsis.state.rules import any_match
+from synopsis.state.rules import any_match, first_match, pattern
 from synopsis.state.statements import HAN, is_rule
 
 MAX_TYPED_LINES = 12
@@ -58,6 +58,9 @@ MAX_VERBATIM_MESSAGE = 300
 class Part:
     text: str
     written: Written
+    output: bool = False
+    """Terminal or log output (pasted by the user, or a tool's result the harness put in
+    the turn): one block, whose values are reference and whose failure line stands for it."""
 
 
 # An element's opening tag; which elements are a harness' wrappers is decided by
@@ -84,23 +87,43 @@ _HOOK_REPORT = re.compile(
     r"message|blocked)[\w ]{0,30}:[^\n]{0,120}\n|^\[[^\]\n]*[/\\][^\]\n]*\]:\s",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_LINE = re.compile(r"^.*$", re.MULTILINE)
+_FENCE_OPEN = re.compile(r"^[ \t]*(?P<fence>```|~~~)|(?P<after>```|~~~)[\w+.#-]*[ \t]*$")
+
+
+def fences(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` has fenced blocks: (start, end) of each, unclosed ones to the end.
+    A fence opens on a line of its own or at the end of a line after a language tag
+    ("see: ```bash"), and only as the one fence mark of its line; it is closed by a
+    line that opens with the same mark. Marks inside a line ("```bashnode -e …```" in
+    a pasted prompt line) open nothing."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    spans: list[tuple[int, int]] = []
+    mark: str | None = None
+    start = 0
+    for line in _LINE.finditer(text):
+        body = line.group()
+        if mark is not None:
+            if body.lstrip(" \t").startswith(mark):
+                spans.append((start, line.end()))
+                mark = None
+            continue
+        opening = _FENCE_OPEN.search(body)
+        if opening is not None:
+            found = opening.group("fence") or opening.group("after")
+            if body.count(found) == 1:
+                mark = found
+                start = line.start() + opening.start()
+    if mark is not None:
+        spans.append((start, len(text)))
+    return spans
+
+
 _FRONT_MATTER = re.compile(r"\A---\s*\n(?:[\w-]+:.*\n){1,20}---\s*(?:\n|\Z)")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _BOLD_TITLE = re.compile(r"^\s*\*\*[^*\n]{2,80}\*\*:?\s*$")
 _PARENTHETICAL = re.compile(r"\([^)]*\)")
-_TERMINAL_LINE = re.compile(
-    r"^\s*(?:"
-    r"['\"]?~?/[^/\s]+/.*"  # an absolute path (a dropped file, a frame's file:line)
-    r"|(?:➜|\$|%|>|PS [A-Z]:\\)\s.*"  # a shell prompt and its command
-    r"|at \S.*"  # a stack frame
-    r"|\[[\w .:/-]{1,30}\] .*"  # a log line: "[theme] Detected …", "[INFO] …"
-    r"|(?:\w+\.)*\w*(?:Error|Exception)(?: \[\w+\])?: .*"  # an error header
-    r"|\^+|[─━│┃┌┐└┘├┤═]{3,}.*|.*[⠁-⣿↑↓→].*"  # carets, rules, spinners, status bars
-    r"|\{\s*\"[^\"\n]+\"\s*:.*|\[\s*\{.*"  # a JSON record (a log line, an event)
-    r"|[^\s.,!?。！？]{1,40}"  # a lone token (a command's one-word answer)
-    r")\s*$"
-)
 TERMINAL_SHARE = 0.6
 
 
@@ -189,8 +212,14 @@ def _unwrapped(text: str) -> Iterator[Part]:
         yield Part(tag_line.group(), "harness")
         yield from _unwrapped(text[tag_line.end() :])
         return
-    if any_match("harness", stripped.lower()) or _HOOK_REPORT.search(stripped):
-        yield Part(text, "harness")
+    low = stripped.lower()
+    if any_match("harness", low) or any_match("automated", low) or _HOOK_REPORT.search(stripped):
+        yield Part(text, "harness")  # a known harness text, or one that says it is automated
+        return
+    result = pattern("tool-result").search(text.lower())
+    if result is not None:  # a tool's result runs to the end of the stretch it heads
+        yield from _unwrapped(text[: result.start()])
+        yield Part(text[result.start() :], "tool", output=True)
         return
     command = _SLASH_COMMAND.match(stripped)
     if command is not None:  # a command to the harness, not words to the agent
@@ -219,10 +248,10 @@ def _unwrapped(text: str) -> Iterator[Part]:
                 yield part
         return
     position = 0
-    for fence in _FENCE.finditer(text):
-        yield from _documents(text[position : fence.start()])
-        yield Part(fence.group(), "pasted")
-        position = fence.end()
+    for start, end in fences(text):
+        yield from _documents(text[position:start])
+        yield Part(text[start:end], "pasted")
+        position = end
     yield from _documents(text[position:])
 
 
@@ -332,7 +361,9 @@ def _formatting(line: str) -> str | None:
 def _outside_code(text: str) -> str:
     """``text`` with every fenced block's lines blanked (same line count and offsets):
     a "# comment" or "SELECT" inside code is no heading or label."""
-    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    for start, end in fences(text):
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    return text
 
 
 def text_size(text: str) -> int:
@@ -428,7 +459,7 @@ def _documents(text: str) -> Iterator[Part]:
             head = text.strip("\n")[: first.start()]
             if len(head) < MAX_VERBATIM_MESSAGE * 3:
                 yield from _paragraphs(head)
-                yield Part(text.strip("\n")[first.end() :], "pasted")
+                yield from _pasted(text.strip("\n")[first.end() :])
                 return
     for index, line in enumerate(lines):
         if is_heading(line):
@@ -437,25 +468,170 @@ def _documents(text: str) -> Iterator[Part]:
                 head = "\n".join(lines[:index])
                 if head.strip():
                     yield from _documents(head)
-                yield Part("\n".join(lines[index:]), "pasted")
+                yield from _pasted(lines_from(text, index))
                 return
     yield from _paragraphs(text)
 
 
+def lines_from(text: str, index: int) -> str:
+    return "\n".join(text.split("\n")[index:])
+
+
+def _pasted(text: str) -> Iterator[Part]:
+    """A pasted document: output when most of it is runs of output lines (a log, a
+    terminal session), else a document (a README with a command in it)."""
+    if text.strip():
+        covered = sum(end - start for start, end in output_runs(text))
+        yield Part(text, "pasted", output=covered * 2 >= len(text.strip()))
+
+
 def _paragraphs(text: str) -> Iterator[Part]:
-    typed: list[str] = []
-    for block in re.split(r"\n\s*\n", text):
-        if len([ln for ln in block.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES or (
-            is_terminal_output(block)
-        ):
-            if typed:
-                yield Part("\n\n".join(typed), "typed")
-                typed = []
-            yield Part(block, "pasted")
+    """Typed prose, pasted output, the harness' paragraphs about the model's protocol:
+    runs of output lines first (one block each, however many paragraphs they span), then
+    what is left paragraph by paragraph. Neighbouring parts written alike are one part
+    (the user's message as they wrote it; one pasted block, not one per paragraph)."""
+    segments: list[tuple[int, int, Written, bool]] = []
+    position = 0
+    for start, end in [*output_runs(text), (len(text), len(text))]:
+        segments.extend(_plain_paragraphs(text, position, start))
+        if end > start:
+            segments.append((start, end, "pasted", True))
+        position = end
+    merged: list[tuple[int, int, Written, bool]] = []
+    for start, end, written, output in segments:
+        if merged and merged[-1][2] == written:
+            merged[-1] = (merged[-1][0], end, written, merged[-1][3] or output)
         else:
-            typed.append(block)
-    if typed:
-        yield Part("\n\n".join(typed), "typed")
+            merged.append((start, end, written, output))
+    for start, end, written, output in merged:
+        yield Part(text[start:end], written, output=output)
+
+
+def _plain_paragraphs(text: str, start: int, end: int) -> list[tuple[int, int, Written, bool]]:
+    """The paragraphs of ``text[start:end]`` as (start, end, written, output)."""
+    spans: list[tuple[int, int, Written, bool]] = []
+    for block in re.finditer(r"\S(?:.*?\S)?(?=[ \t]*\n[ \t]*\n|\s*\Z)", text[start:end], re.DOTALL):
+        body = block.group()
+        written: Written
+        if len([ln for ln in body.split("\n") if ln.strip()]) > MAX_PASTED_FREE_LINES:
+            written, output = "pasted", False
+        elif is_terminal_output(body):
+            written, output = "pasted", True
+        elif any_match("protocol", body.lower()) or _STATUS_LABEL.match(body):
+            written, output = "harness", False  # told to the model about its own tools
+        else:
+            written, output = "typed", False
+        spans.append((start + block.start(), start + block.end(), written, output))
+    # a title line over the harness' paragraph ("# Next Steps") is the harness' too
+    for index, (a, b, written, _) in enumerate(spans[:-1]):
+        title = text[a:b]
+        if (
+            written == "typed"
+            and spans[index + 1][2] == "harness"
+            and "\n" not in title
+            and is_heading(title)
+        ):
+            spans[index] = (a, b, "harness", False)
+    return spans
+
+
+_STATUS_LABEL = re.compile(r"\[[A-Z][A-Z0-9]+(?:[ _-][A-Z0-9]+){0,3}\][ \t]+[A-Z][a-z]")
+"""A paragraph a harness opens with its status label in capitals ("[TASK RESUMED] The
+task was …", "[ERROR] You did …"): the harness reporting to the model in prose (a log's
+"[ERROR] 12:01 db down" is output, found as such first)."""
+
+MIN_OUTPUT_LINES = 3
+"""A run of this many output-shaped lines is pasted output whatever lies between them."""
+MAX_GAP_LINES = 2
+MAX_GAP_CHARS = 240
+"""Lines of other shapes inside a run (a message in prose a program printed, "Caused
+by:") keep it going up to this many; more is the user's own words."""
+
+
+def output_runs(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds terminal or log output: (start, end) of each run of lines
+    shaped like output (:func:`is_output_line`), from its first such line to its last,
+    across blank lines and short stretches of other lines. A run is kept when it has
+    :data:`MIN_OUTPUT_LINES` such lines, or two and they make most of it; a lone word on a
+    line ("all", "y") neither starts nor ends a run. The lines a prompt's command printed
+    (up to a blank line) are no gap, but a run still ends on an output-shaped line: the
+    user's words typed right after a pasted command stay theirs."""
+    runs: list[tuple[int, int]] = []
+    first = last = -1
+    hits = lines = gap = gap_chars = 0
+
+    def close() -> None:
+        if first >= 0 and (
+            hits >= MIN_OUTPUT_LINES or (hits >= 2 and hits >= TERMINAL_SHARE * lines)
+        ):
+            runs.append((first, last))
+
+    prompted = False  # the lines after a prompt, up to a blank line, are its command's output
+    for line in _LINE.finditer(text):
+        body = line.group()
+        if not body.strip():
+            prompted = False
+            continue
+        shape = output_shape(body)
+        if shape is None and prompted and first >= 0:
+            continue  # what the command printed: no gap, but a run ends on an output line
+        prompted = shape == "prompt" or (prompted and shape is not None)
+        if shape in ("output", "prompt"):
+            if first < 0:
+                first, hits, lines = line.start(), 0, 0
+            elif gap:
+                lines += gap
+            hits, lines, gap, gap_chars, last = hits + 1, lines + 1, 0, 0, line.end()
+        elif first >= 0 and shape != "weak":
+            gap, gap_chars = gap + 1, gap_chars + len(body)
+            if gap > MAX_GAP_LINES or gap_chars > MAX_GAP_CHARS:
+                close()
+                first, hits, lines, gap, gap_chars = -1, 0, 0, 0, 0
+    close()
+    return runs
+
+
+def output_shape(line: str) -> str | None:
+    """``output`` for a line shaped like terminal or log output, ``prompt`` for a shell
+    prompt and its command, ``weak`` for a lone word (a command's answer, or a word of
+    prose on a line of its own), else None."""
+    match = first_match("output-line", line.lower())
+    if match is None:
+        return None
+    label = match[0].label
+    return "weak" if label == "lone-token" else "prompt" if label == "shell-prompt" else "output"
+
+
+def is_output_line(line: str) -> bool:
+    return output_shape(line) is not None
+
+
+MAX_FAILURE_LINE = 240
+
+
+def failure_line(block: str) -> str | None:
+    """The line of pasted output that stands for it: the first that names its error
+    (``TypeError: …``, ``… ECONNRESET``), else the first that says something failed; the
+    command's prompt line, a stack frame or a code frame never. None when nothing in it failed."""
+    best: str | None = None
+    for line in block.split("\n"):
+        body = line.strip()
+        low = body.lower()
+        shape = first_match("output-line", low)
+        if not body or (shape is not None and shape[0].label in _NOT_THE_FAILURE):
+            continue
+        if not any_match("output-failure", low) and not any_match("error-name", low):
+            continue
+        if len(re.sub(r"[\W_]+", "", body)) < 12:
+            continue  # a bare label ("Error:") says nothing of what failed
+        if any_match("error-name", low):
+            return body[:MAX_FAILURE_LINE]
+        best = best or body[:MAX_FAILURE_LINE]
+    return best
+
+
+_NOT_THE_FAILURE = frozenset({"shell-prompt", "stack-frame", "code-frame-line"})
+"""Output lines that never stand for a failure: the command typed, where it was raised."""
 
 
 def is_terminal_output(block: str) -> bool:
@@ -468,12 +644,14 @@ def is_terminal_output(block: str) -> bool:
         return False
     if _screen_copy(lines) or _indented_error(lines):
         return True
-    hits = sum(1 for line in lines if _TERMINAL_LINE.match(line))
-    if len(lines) == 1:  # one line: only a path or a frame, not a lone word ("Yes.")
-        return hits == 1 and bool(re.match(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s)", lines[0]))
+    hits = sum(1 for line in lines if is_output_line(line))
+    if len(lines) == 1:  # one line: only a path, a frame or a prompt, not a word ("Yes.")
+        return bool(_STRONG_LINE.match(lines[0]))
     return hits >= TERMINAL_SHARE * len(lines)
 
 
+_STRONG_LINE = re.compile(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s|[A-Za-z]:\\[^\n<>]*>)")
+"""One line that is output on its own: a dropped file's path, a stack frame, a prompt."""
 _ERROR_HEAD = re.compile(r"^ +(?:\w+\.)*\w*(?:Error|Exception|error)\b:? ")
 SCREEN_LINES = 3
 

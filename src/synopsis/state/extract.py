@@ -308,12 +308,20 @@ class _Builder:
             return
         parts = attribution.attribute(text)
         for part in parts:  # what the user pasted or the harness added is reference
-            if part.written != "typed":  # every kind from a document, strong ones from output
-                output = attribution.is_terminal_output(part.text)
-                kinds, every = (STRONG_KINDS, False) if output else (frozenset(), True)
-                self.values.values(
-                    part.text[:4000], entry_id, "user", kinds, exclude=every, written=part.written
-                )
+            if part.written == "typed" or (part.output and part.written == "pasted"):
+                continue  # output the user pasted stands as its failure line (below) only
+            # every kind from a document, strong ones from a tool's output
+            kinds, every = (STRONG_KINDS, False) if part.output else (frozenset(), True)
+            self.values.values(
+                part.text[:4000], entry_id, "user", kinds, exclude=every, written=part.written
+            )
+        output = [part for part in parts if part.output]
+        failure = attribution.failure_line("\n".join(part.text for part in output))
+        if failure is not None:  # pasted output is kept as its failure line at most
+            by_tool = output[0].written == "tool"
+            self._add_fact(
+                Fact(failure, entry_id, "tool" if by_tool else "user", written=output[0].written)
+            )
         typed = attribution.typed_text(parts)
         if not typed.strip():
             return

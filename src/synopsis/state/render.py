@@ -637,8 +637,10 @@ _KEPT_STEPS = 2
 """How many of the steps the conversation says are still to do outlast the size target."""
 
 
-_REFERENCE_PRIORITY = {"assistant": P_FINDING, "tool": P_IN_PROGRESS}
-"""How long a reference fact (not typed by the user) lasts, by who stated it."""
+_REFERENCE_PRIORITY = {"assistant": P_FINDING, "tool": P_IN_PROGRESS, "user": P_FINDING}
+"""How long a reference fact (not typed by the user) lasts, by who stated it. The user's
+is the failure line of output they pasted (:func:`synopsis.state.attribution.failure_line`);
+the latest :data:`_KEPT_FAILURES` of those outlast the size target, like the latest failures."""
 _HASH_KINDS = frozenset({"sha", "commit", "id"})
 """Kinds a tool's output names by the hundred (hashes in a log, ids in a listing)."""
 MAX_UNREFERRED_VALUES = 40
@@ -654,6 +656,8 @@ def _context_items(
     chosen = [one_line(d.text) for d in latest if d.source == "user"]
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
+    pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
+    latest_pasted = {id(f) for f in pasted[-_KEPT_FAILURES:]}
     for fact in state.current_facts():
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
@@ -666,6 +670,8 @@ def _context_items(
             # the lines of a result the work then relied on (:mod:`synopsis.state._relied`)
             # are substance, kept before decisions and the record of calls
             priority = _REFERENCE_PRIORITY.get(fact.source, P_MINOR_VALUE)
+            if id(fact) in latest_pasted:
+                priority = P_KEPT
         yield _Item(section, fact_line(fact.text), priority, order())
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)

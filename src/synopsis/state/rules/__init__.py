@@ -38,7 +38,10 @@ Stages:
 * ``task-label`` — the line of a prompt template that labels its request ("TASK: …",
   "任务：…"): the request, when no plain paragraph states it;
 * ``refers-to-paste`` — the user's words after what they pasted, pointing back at it
-  ("see above", "以上是评审意见"): typed, though they end a pasted document.
+  ("see above", "以上是评审意见"): typed, though they end a pasted document;
+* ``automated``, ``protocol``, ``tool-result``, ``output-line``, ``output-failure``,
+  ``error-name`` — a harness' own text and pasted terminal output, by their shape
+  (:mod:`synopsis.state.rules.harness`).
 """
 
 from __future__ import annotations
@@ -67,6 +70,12 @@ Stage = Literal[
     "role-framing",
     "refers-to-paste",
     "task-label",
+    "automated",
+    "protocol",
+    "tool-result",
+    "output-line",
+    "output-failure",
+    "error-name",
 ]
 
 
@@ -87,9 +96,9 @@ class Rule:
 
 
 def _all_rules() -> tuple[Rule, ...]:
-    from synopsis.state.rules import en, zh
+    from synopsis.state.rules import en, harness, zh
 
-    return (*en.RULES, *zh.RULES)
+    return (*en.RULES, *zh.RULES, *harness.RULES)
 
 
 @cache
