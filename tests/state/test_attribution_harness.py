@@ -350,3 +350,16 @@ def test_output_runs_start_and_end_on_output_lines_and_keep_the_rest(text: str) 
     joined = "\n".join(part.text for part in parts)
     for line in outside.split("\n"):
         assert line.strip() in joined
+
+
+def test_a_reply_copied_off_a_terminal_keeps_its_margin_and_is_pasted() -> None:
+    text = (
+        "Here is what the CLI told me last week. Can we still do this?\n\n"
+        "  Summary: the model can be tuned for sermons.\n"
+        "  We should switch on the speaker cloning in the code.\n"
+        "  A later step could add a glossary of names.\n"
+        "  Latency stays under two seconds on the GPU."
+    )
+    assert typed_of(text).strip() == "Here is what the CLI told me last week. Can we still do this?"
+    nested = "Do these:\n  - never log tokens\n  - keep retries at 3\n  - always use UTC"
+    assert typed_of(nested).strip() == nested

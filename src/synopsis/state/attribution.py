@@ -522,6 +522,17 @@ def _plain_paragraphs(text: str, start: int, end: int) -> list[tuple[int, int, W
         else:
             written, output = "typed", False
         spans.append((start + block.start(), start + block.end(), written, output))
+    # paragraphs copied off a terminal program's screen, together (each may be one line)
+    run: list[int] = []
+    for index in [*range(len(spans)), -1]:
+        a, b, written, _ = spans[index] if index >= 0 else (0, 0, "pasted", False)
+        if index >= 0 and written == "typed" and _in_margin(text[text.rfind("\n", 0, a) + 1 : b]):
+            run.append(index)
+            continue
+        if sum(text[spans[i][0] : spans[i][1]].count("\n") + 1 for i in run) >= MARGIN_LINES:
+            for i in run:
+                spans[i] = (spans[i][0], spans[i][1], "pasted", False)
+        run = []
     # a title line over the harness' paragraph ("# Next Steps") is the harness' too
     for index, (a, b, written, _) in enumerate(spans[:-1]):
         title = text[a:b]
@@ -554,8 +565,9 @@ def output_runs(text: str) -> list[tuple[int, int]]:
     across blank lines and short stretches of other lines. A run is kept when it has
     :data:`MIN_OUTPUT_LINES` such lines, or two and they make most of it; a lone word on a
     line ("all", "y") neither starts nor ends a run. The lines a prompt's command printed
-    (up to a blank line) are no gap, but a run still ends on an output-shaped line: the
-    user's words typed right after a pasted command stay theirs."""
+    (up to a blank line) are no gap, but a run ends on one only when it is indented (else
+    on an output-shaped line): the user's words typed right after a pasted command stay
+    theirs."""
     runs: list[tuple[int, int]] = []
     first = last = -1
     hits = lines = gap = gap_chars = 0
@@ -574,7 +586,9 @@ def output_runs(text: str) -> list[tuple[int, int]]:
             continue
         shape = output_shape(body)
         if shape is None and prompted and first >= 0:
-            continue  # what the command printed: no gap, but a run ends on an output line
+            if body[0].isspace():  # printed indented, as no one types
+                last = line.end()
+            continue  # what the command printed: no gap, and not the run's end unless indented
         prompted = shape == "prompt" or (prompted and shape is not None)
         if shape in ("output", "prompt"):
             if first < 0:
@@ -652,6 +666,25 @@ def is_terminal_output(block: str) -> bool:
 
 _STRONG_LINE = re.compile(r"^\s*(?:['\"]?~?/[^/\s]+/|at \S|➜\s|[A-Za-z]:\\[^\n<>]*>)")
 """One line that is output on its own: a dropped file's path, a stack frame, a prompt."""
+MARGIN_LINES = 2
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s")
+
+
+def _in_margin(block: str) -> bool:
+    """Whether every line of a paragraph keeps a terminal program's left margin (one to
+    three spaces, the same for all) and none is a list item: an agent CLI's reply copied
+    off its screen. A typed message starts at the left edge; a typed nested list marks
+    its items. :data:`MARGIN_LINES` such lines in a row, across paragraphs, are pasted."""
+    block = block.strip("\n")
+    lines = [line for line in block.split("\n") if line.strip()]
+    margins = {len(line) - len(line.lstrip(" ")) for line in lines}
+    return (
+        len(margins) == 1
+        and 1 <= min(margins) <= 3
+        and not any(_LIST_ITEM.match(line) for line in lines)
+    )
+
+
 _ERROR_HEAD = re.compile(r"^ +(?:\w+\.)*\w*(?:Error|Exception|error)\b:? ")
 SCREEN_LINES = 3
 
