@@ -20,12 +20,22 @@ The decision is made from the text's structure, not from its wording:
   (``…? (Y)es/(N)o [Yes]: all``); a hook's report (a ``… hook …:`` line, or a line opened
   by a bracketed script path); a templated task prompt (capitalised labels, a role
   framing, rule bullets) but for its request; and the known harness formats recorded as
-  ``harness`` rules in :mod:`synopsis.state.rules`;
+  ``harness`` rules in :mod:`synopsis.state.rules`; and, by the classes recorded in
+  :mod:`synopsis.state.rules.harness`, a stretch that declares itself automated (or not
+  the user's), a paragraph that tells the model about its tools or turns while naming
+  the user in the third person (with a title line over it), a paragraph opened by a
+  capitalised status label in brackets ("[TASK RESUMED] The …");
+* **tool** — a tool's result a harness returns in a user turn, from its bracketed header
+  ("[read_file for 'a.py'] Result:") to the end of its stretch;
 * **pasted** — fenced code, YAML front matter, terminal output, and documents: another
   model's formatted reply (headings, bold labels, tables, dense enough, or a verdict on
   "your" work), from a heading (markdown, an all-capitals title line or a bold title
   line) that opens a long run of lines, any very long block, and in a long message
-  everything after its first paragraph (the user's framing of what they paste);
+  everything after its first paragraph (the user's framing of what they paste), and a
+  reply copied off a terminal program (its lines keep the program's left margin).
+  Terminal output is found as runs of output-shaped lines across paragraphs and is one
+  block (``Part.output``): its values are not read, and its failure line
+  (:func:`failure_line`) is all that is kept of it;
 * **typed** — the rest.
 
 Every decision reads the message alone, never a later one: what a message's words are
@@ -468,13 +478,9 @@ def _documents(text: str) -> Iterator[Part]:
                 head = "\n".join(lines[:index])
                 if head.strip():
                     yield from _documents(head)
-                yield from _pasted(lines_from(text, index))
+                yield from _pasted("\n".join(lines[index:]))
                 return
     yield from _paragraphs(text)
-
-
-def lines_from(text: str, index: int) -> str:
-    return "\n".join(text.split("\n")[index:])
 
 
 def _pasted(text: str) -> Iterator[Part]:
