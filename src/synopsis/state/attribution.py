@@ -615,7 +615,10 @@ def output_shape(line: str) -> str | None:
     """``output`` for a line shaped like terminal or log output, ``prompt`` for a shell
     prompt and its command, ``weak`` for a lone word (a command's answer, or a word of
     prose on a line of its own), else None."""
-    match = first_match("output-line", line.lower())
+    low = line.lower()
+    if pattern("output-line").search(low) is None:  # one pass for most lines, typed ones
+        return None
+    match = first_match("output-line", low)
     if match is None:
         return None
     label = match[0].label

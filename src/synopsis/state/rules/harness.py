@@ -231,9 +231,9 @@ RULES: tuple[Rule, ...] = (
         "log-line",
         "output-line",
         r"^\s*\[[\w .:/-]{1,30}\] .*|^\s*\[?\d{4}-\d\d-\d\d[t ]\d\d:\d\d|^\s*\d\d:\d\d:\d\d\b|"
-        r"^\s*(?:get|post|put|patch|delete|head|options) /\S* \d{3}\b|.*\[\w+=[^\]\n]*\]\s*$|"
-        r"^\s*(?:[-*]\s+)?\w[\w .-]{0,30}:\s{3,}\S|.*\bexit (?:code|status) -?\d+\b.*|"
-        r".*\S {3,}\S.*",
+        r"^\s*(?:get|post|put|patch|delete|head|options) /\S* \d{3}\b|^.*\[\w+=[^\]\n]*\]\s*$|"
+        r"^\s*(?:[-*]\s+)?\w[\w .-]{0,30}:\s{3,}\S|^.*\bexit (?:code|status) -?\d+\b|"
+        r"^.*\S {3,}\S",
         matches=(
             "[theme] Detected dark mode",
             "2026-01-03 10:42:11 INFO start",
@@ -248,7 +248,7 @@ RULES: tuple[Rule, ...] = (
         "structured-value-line",
         "output-line",
         r"^\s+[\w$]+: (?:'[^'\n]*'|\"[^\"\n]*\"|-?\d[\d.]*|true|false|null|undefined|\{|\[)"
-        r"[,;]?\s*$|^\s*[{}\[\]()<>]+[,;]?\s*$|.* \{$|^\s*\{\s*\"[^\"\n]+\"\s*:.*|^\s*\[\s*\{.*",
+        r"[,;]?\s*$|^\s*[{}\[\]()<>]+[,;]?\s*$|^.* \{$|^\s*\{\s*\"[^\"\n]+\"\s*:.*|^\s*\[\s*\{.*",
         matches=(
             "  code: 'EADDRINUSE',",
             "  errno: -4091,",
@@ -261,7 +261,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "status-mark-or-drawing",
         "output-line",
-        r"^\s*[✓✔✗✘⨯▲△⚠●○◆▶►❯·↳]\s|^\s*[│├└┌┃╰╭]|^\s*[─━═]{3,}|.*[⠁-⣿↑↓→].*|"
+        r"^\s*[✓✔✗✘⨯▲△⚠●○◆▶►❯·↳]\s|^\s*[│├└┌┃╰╭]|^\s*[─━═]{3,}|^.*[⠁-⣿↑↓→]|"
         r"^\s*(?:\^+|-{4,}|={4,})\s*$|^\s*['\"]?~?/[^/\s]+/\S*(?:\s.*)?$",
         matches=(
             "✓ Ready in 486ms",
