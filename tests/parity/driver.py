@@ -27,7 +27,7 @@ import hashlib
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,6 @@ from synopsis._js import js_stringify, to_utf8, utf16_len
 from synopsis.compaction import (
     CompactionSettings,
     CutPoint,
-    iter_serialized_parts,
     prepare_compaction,
     serialize_conversation,
 )
@@ -49,6 +48,7 @@ from synopsis.messages import SummaryWrapping, convert_to_llm, role_of
 from synopsis.session import FileSession, Session, open_session
 from synopsis.session.context import Projection, build_projection
 from synopsis.session.skim import MessageList, skim_session_file
+from synopsis.session.skim_transcript import iter_transcript_parts
 from synopsis.system_messages import current_system_message
 from synopsis.tokens import (
     ContextTokens,
@@ -181,31 +181,20 @@ def _serialized(messages: Sequence[Any]) -> str:
     return serialize_conversation(convert_to_llm(messages, PI_WRAPPING))
 
 
-_AS_THEY_ARE = frozenset({"user", "assistant", "toolResult", "system"})
+def _to_llm(messages: Sequence[Any]) -> list[Any]:
+    return convert_to_llm(messages, PI_WRAPPING)
 
 
-def _as_llm(messages: Iterable[Any]) -> Iterator[Any]:
-    """``convert_to_llm(messages, PI_WRAPPING)`` one message at a time (the roles it passes
-    through as they are are not copied into a list)."""
-    for message in messages:
-        if role_of(message) in _AS_THEY_ARE:
-            yield message
-        else:
-            yield from convert_to_llm((message,), PI_WRAPPING)
+_NOT_FOUR_BYTE_LEAD = bytes(b for b in range(256) if not 0xF0 <= b <= 0xF7)
 
 
-_CONTINUATION = bytes(range(0x80, 0xC0))
-_FOUR_BYTE_LEAD = bytes(range(0xF0, 0xF8))
-
-
-def _utf16_units(encoded: bytes) -> int:
-    """The UTF-16 length of the text ``encoded`` in UTF-8 (as :func:`to_utf8` writes it: a
-    lone surrogate became U+FFFD, one unit as it was): a unit per character, two for
-    those beyond the BMP, counted on the bytes without decoding them."""
+def _utf16_units(text: str, encoded: bytes) -> int:
+    """The UTF-16 length of ``text``, given ``encoded = to_utf8(text)``: a unit per code
+    point (a lone surrogate, which became U+FFFD, is one either way) and one more for each
+    character beyond the BMP (a four-byte sequence of ``encoded``)."""
     if encoded.isascii():
-        return len(encoded)
-    characters = len(encoded.translate(None, _CONTINUATION))
-    return characters + len(encoded) - len(encoded.translate(None, _FOUR_BYTE_LEAD))
+        return len(text)
+    return len(text) + len(encoded.translate(None, _NOT_FOUR_BYTE_LEAD))
 
 
 _MEASURED_CHARS = 1 << 20
@@ -223,20 +212,19 @@ def _measure_serialized(messages: Iterable[Any]) -> tuple[int, int, str]:
 
     def measure() -> None:
         nonlocal length, size, first
-        text = PART_SEPARATOR.join(run)
         if not first:
-            text = PART_SEPARATOR + text
+            run.insert(0, "")  # the separator before this run's first part
+        text = PART_SEPARATOR.join(run)
         encoded = to_utf8(text)
         digest.update(encoded)
-        length += _utf16_units(encoded)
+        length += _utf16_units(text, encoded)
         size += len(encoded)
         first = False
         run.clear()
 
-    # One message at a time: a streamed history (a MessageList) is never held whole.
-    if isinstance(messages, MessageList):
-        messages = messages.for_transcript()  # only what the transcript reads
-    for part in iter_serialized_parts(_as_llm(messages)):
+    # One message at a time: a streamed history (a MessageList) is never held whole, and
+    # its heads are rendered from what the transcript reads of their lines.
+    for part in iter_transcript_parts(messages, _to_llm):
         run.append(part)
         chars += len(part)
         if chars >= _MEASURED_CHARS:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from synopsis._js import js_keys, js_stringify, utf16_len_and_prefix
-from synopsis.messages import role_of, text_of, tool_arguments
+from synopsis.messages import role_of, text_of
 
 TOOL_RESULT_MAX_CHARS = 2000
 TOOL_RESULT_LABEL = "[Tool result]: "
@@ -36,10 +36,12 @@ def unforgeable(text: str) -> str:
     return _ROLE_LABEL.sub(r"\1\\[\2]:", text) if "]:" in text else text
 
 
-def _tool_call_text(call: dict[str, Any]) -> str:
-    arguments = tool_arguments(call)
+def tool_call_text(name: object, arguments: object) -> str:
+    """``name(key=value, …)``: a call's name (``""`` if not a string) and its arguments
+    (none unless an object) in JavaScript's key order, values as ``JSON.stringify``."""
+    if not isinstance(arguments, dict):
+        arguments = {}
     rendered = ", ".join([f"{key}={js_stringify(arguments[key])}" for key in js_keys(arguments)])
-    name = call.get("name")
     return f"{name if isinstance(name, str) else ''}({rendered})"
 
 
@@ -61,7 +63,7 @@ def _assistant_parts(message: Any) -> list[str]:
             text = block.get("text")
             texts.append(text if isinstance(text, str) else "")
         elif kind == "toolCall":
-            calls.append(_tool_call_text(block))
+            calls.append(tool_call_text(block.get("name"), block.get("arguments")))
     parts = []
     if texts:
         parts.append("[Assistant]: " + "\n".join(texts))
@@ -70,8 +72,9 @@ def _assistant_parts(message: Any) -> list[str]:
     return parts
 
 
-def _tool_result_text(message: Any) -> str:
-    text = text_of(message)
+def tool_result_text(text: str) -> str:
+    """A tool result's text as a transcript shows it: cut to
+    :data:`TOOL_RESULT_MAX_CHARS` UTF-16 units, the marker saying how many were cut."""
     if len(text) * 2 <= TOOL_RESULT_MAX_CHARS:  # a character is at most two UTF-16 units
         return text
     length, head = utf16_len_and_prefix(text, TOOL_RESULT_MAX_CHARS)
@@ -99,7 +102,7 @@ def iter_serialized_parts(
         elif role == "assistant":
             yield from _assistant_parts(message)
         elif role == "toolResult":
-            text = _tool_result_text(message)
+            text = tool_result_text(text_of(message))
             if text:
                 yield result_label + (unforgeable(text) if mark_untrusted else text)
 

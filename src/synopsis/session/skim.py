@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -265,10 +266,24 @@ class SkimmedFile:
     version_before: int | None = None
 
 
-def _brackets_per_line(data: bytes) -> list[int]:
-    """The opening brackets of each line of ``data`` (a free bound of its nesting depth),
-    all counted in two passes over the bytes."""
-    return list(map(len, data.translate(None, _NOT_BRACKET).split(b"\n")))
+_MANY_BRACKETS = re.compile(rb"\n[{\[]{%d}" % (MAX_NESTING + 1))
+"""A line start followed by more opening brackets than :data:`MAX_NESTING` (the newline
+first: the search then only tries where lines start)."""
+
+
+def _bracketed_lines(data: bytes) -> set[int]:
+    """The numbers (from 1) of the lines of ``data`` with more than :data:`MAX_NESTING`
+    opening brackets (a free bound of a line's nesting depth: the others cannot be too
+    deep), found in one pass over the bytes: with all else but newlines deleted, such a
+    line is a run of brackets that long."""
+    kept = b"\n" + data.translate(None, _NOT_BRACKET)
+    lines: set[int] = set()
+    counted = newlines = 0
+    for run in _MANY_BRACKETS.finditer(kept):
+        newlines += kept.count(b"\n", counted, run.start())
+        counted = run.start()
+        lines.add(newlines + 1)
+    return lines
 
 
 def skim_session_file(path: str | os.PathLike[str]) -> SkimmedFile | None:
@@ -300,7 +315,7 @@ class _Skimmer:
     def run(self) -> SkimmedFile | None:
         data = self.data
         size = len(data)
-        brackets = _brackets_per_line(data)
+        bracketed = _bracketed_lines(data)
         view = memoryview(data)
         find = data.find
         from synopsis.session import _skeleton
@@ -330,7 +345,7 @@ class _Skimmer:
                     return None  # the loader refuses, or migrates: not for skimming
                 header = value
                 continue
-            if brackets[number - 1] <= MAX_NESTING:
+            if number not in bracketed:
                 try:
                     line = decode(view[line_start:stop])
                 except rejected:

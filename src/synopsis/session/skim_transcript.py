@@ -1,0 +1,101 @@
+"""The transcript of a skimmed history, part by part, read straight from the heads' lines.
+
+:func:`synopsis.compaction.serialize.iter_serialized_parts` walks messages as dicts; a
+skimmed history (:class:`synopsis.session.skim.MessageList`) would first have each head
+read into one. :func:`iter_transcript_parts` gives the same parts without that step: a
+user, assistant or tool-result head is decoded with the typed decoder of what a
+transcript reads (texts, tool names and arguments; thinking, usage and details stay
+unread) and rendered from it directly. Everything else (full messages, other roles, a
+body of another shape) goes through ``iter_serialized_parts`` as it would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from synopsis.compaction.serialize import iter_serialized_parts, tool_call_text, tool_result_text
+from synopsis.messages import AgentMessage, role_of
+from synopsis.session.skim import MessageList, Unread
+
+_PASSED_AS_THEY_ARE = frozenset({"user", "assistant", "toolResult", "system"})
+"""Roles :func:`synopsis.messages.convert_to_llm` keeps unchanged."""
+
+
+def iter_transcript_parts(
+    messages: Iterable[AgentMessage],
+    convert: Callable[[tuple[AgentMessage, ...]], Iterable[Any]],
+) -> Iterator[str]:
+    """``iter_serialized_parts(convert_to_llm(messages))``, heads rendered without dicts.
+
+    ``convert`` turns one message of another role than user, assistant, tool result or
+    system into provider messages (``convert_to_llm`` with the caller's wording).
+    """
+    from synopsis.session._skeleton import REJECTED, decode_body_line
+
+    held = messages.heads() if isinstance(messages, MessageList) else messages
+    for message in held:
+        if type(message) is Unread and message.unread:
+            role = message["role"]
+            if role in _RENDERERS:
+                try:
+                    content = decode_body_line(message.line()).message.content
+                except REJECTED:
+                    pass
+                else:
+                    yield from _RENDERERS[role](content)
+                    continue
+            message = message.read()  # type: ignore[assignment]
+        if role_of(message) in _PASSED_AS_THEY_ARE:
+            yield from iter_serialized_parts((message,))
+        else:
+            yield from iter_serialized_parts(convert((message,)))
+
+
+def _text(content: Any) -> str:
+    """:func:`synopsis.messages.text_of` of a decoded body's content."""
+    if type(content) is str:
+        return content
+    if content is None:
+        return ""
+    return "".join([b.text for b in content if b.type == "text" and type(b.text) is str])
+
+
+def _user(content: Any) -> Iterator[str]:
+    text = _text(content)
+    if text:
+        yield "[User]: " + text
+
+
+def _assistant(content: Any) -> Iterator[str]:
+    if type(content) is str:
+        yield "[Assistant]: " + content
+        return
+    if content is None:
+        return
+    texts: list[str] = []
+    calls: list[str] = []
+    for block in content:
+        kind = block.type
+        if kind == "text":
+            text = block.text
+            texts.append(text if type(text) is str else "")
+        elif kind == "toolCall":
+            calls.append(tool_call_text(block.name, block.arguments))
+    if texts:
+        yield "[Assistant]: " + "\n".join(texts)
+    if calls:
+        yield "[Assistant tool calls]: " + "; ".join(calls)
+
+
+def _tool_result(content: Any) -> Iterator[str]:
+    text = tool_result_text(_text(content))
+    if text:
+        yield "[Tool result]: " + text
+
+
+_RENDERERS: dict[str, Callable[[Any], Iterator[str]]] = {
+    "user": _user,
+    "assistant": _assistant,
+    "toolResult": _tool_result,
+}
