@@ -23,6 +23,7 @@ from synopsis.compaction import (
     prepare_compaction,
     serialize_conversation,
 )
+from synopsis.compaction.file_ops import calls_of
 from synopsis.errors import SynopsisError
 from synopsis.messages import convert_to_llm
 from synopsis.session import Session, open_session
@@ -149,7 +150,12 @@ def test_reduced_bodies_give_the_transcript_and_file_lists_of_full_ones(
     assert skimmed is not None
     heads = MessageList([entry["message"] for entry in skimmed.entries])
     assert _transcript(heads) == _transcript(messages)
-    full, reduced = FileOperations(), FileOperations()
+    full, reduced, decoded = FileOperations(), FileOperations(), FileOperations()
     full.add_from_messages(messages)
     reduced.add_from_messages(heads.for_file_lists())
+    decoded.add_calls(heads.file_calls(calls_of))
     assert reduced == full
+    # In first-seen order too (the driver prints the lists as they are).
+    assert [list(ops.read) for ops in (reduced, decoded)] == [list(full.read)] * 2
+    assert [list(ops.edited) for ops in (reduced, decoded)] == [list(full.edited)] * 2
+    assert [list(ops.written) for ops in (reduced, decoded)] == [list(full.written)] * 2

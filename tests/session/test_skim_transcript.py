@@ -1,4 +1,5 @@
-"""The transcript of a skimmed history is the transcript of the loaded one, part by part.
+"""What a transcript and the file lists read of a skimmed history is what they read of
+the loaded one: the same parts, the same calls in the same order.
 
 The oracle is ``iter_serialized_parts(convert_to_llm(messages))`` on the messages the
 loader decoded from the same file (every body read in full); the skimmed side renders its
@@ -18,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synopsis.compaction import iter_serialized_parts
+from synopsis.compaction import FileOperations, iter_serialized_parts
+from synopsis.compaction.file_ops import calls_of
 from synopsis.errors import SessionFormatError
 from synopsis.messages import convert_to_llm
 from synopsis.session import read_session_file
@@ -164,3 +166,64 @@ def test_every_fixture_gives_the_transcript_of_its_loaded_messages(path: Path) -
     parts = _parts_of_skimmed(path)
     if parts is not None:
         assert parts == expected
+
+
+# --- the calls the file lists read -------------------------------------------------------
+
+_CALL = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["toolCall", "toolCall", "toolCall", "text", 5]),
+        "name": st.sampled_from(["read", "write", "edit", "bash", "réad", 4]),
+        "arguments": st.one_of(
+            st.fixed_dictionaries(
+                {"path": st.sampled_from(["a.txt", "b/c.md", "ü/😀.md", "a.txt"]) | _SHORT},
+                optional={"oldText": _LONG, "path2": st.just(1)},
+            ),
+            st.fixed_dictionaries({}, optional={"path": st.none() | st.just(3)}),
+            st.just("path=a.txt"),
+        ),
+    },
+    optional={"id": st.just("c1"), "text": _SHORT},
+)
+
+
+@st.composite
+def _calling_message(draw: st.DrawFn) -> dict[str, Any]:
+    role = draw(st.sampled_from(["assistant", "assistant", "toolResult", "user"]))
+    calls = draw(st.lists(_CALL, max_size=4))
+    odd = draw(st.sampled_from([None, None, None, 3, "text"]))
+    content: Any = calls if odd is None else [*calls, odd]
+    if role == "assistant" and draw(st.booleans()) and not calls:
+        content = draw(_SHORT)
+    message: dict[str, Any] = {"role": role, "content": content}
+    if role == "toolResult" and draw(st.booleans()):
+        message["nestedCalls"] = {"calls": draw(st.lists(_CALL, max_size=3))}
+    return message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_calling_message(), st.booleans()), min_size=1, max_size=8))
+def test_the_calls_of_skimmed_heads_are_those_of_the_loaded_messages(
+    tmp_path_factory: pytest.TempPathFactory, messages: list[tuple[dict[str, Any], bool]]
+) -> None:
+    lines = [json.dumps(HEADER).encode()]
+    for number, (message, ascii_only) in enumerate(messages):
+        entry = {"type": "message", "id": f"m{number}", "parentId": None, "message": message}
+        lines.append(_line(entry, ascii_only))
+    path = tmp_path_factory.mktemp("calls") / "session.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    skimmed = skim_session_file(path)
+    assert skimmed is not None
+    heads = MessageList([e["message"] for e in skimmed.entries])
+    loaded = [e["message"] for e in read_session_file(path).entries]
+    expected = [call for message in loaded for call in calls_of(message)]
+    assert list(heads.file_calls(calls_of)) == expected
+    ops = FileOperations()
+    ops.add_calls(heads.file_calls(calls_of))
+    assert ops.file_lists() == _file_lists(loaded)
+
+
+def _file_lists(messages: list[Any]) -> tuple[list[str], list[str]]:
+    ops = FileOperations()
+    ops.add_from_messages(messages)
+    return ops.file_lists()

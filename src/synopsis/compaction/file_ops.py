@@ -9,11 +9,36 @@ forgets a file it once named.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-_KINDS = {"read": "read", "write": "written", "edit": "edited"}
+
+def calls_of(message: Any) -> Iterator[tuple[object, object]]:
+    """``(name, path)`` of each call of ``message``: an assistant's tool-call blocks (a
+    string content has none), a tool result's ``nestedCalls``; ``None`` where a call has
+    no such field (or its arguments are no object)."""
+    if not isinstance(message, dict):
+        return
+    role = message.get("role")
+    if role == "assistant":
+        content = message.get("content")
+        if isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    yield _name_and_path(block)
+    elif role == "toolResult":
+        nested = message.get("nestedCalls")
+        calls = nested.get("calls") if isinstance(nested, dict) else None
+        if isinstance(calls, list):
+            for call in calls:
+                if isinstance(call, dict):
+                    yield _name_and_path(call)
+
+
+def _name_and_path(call: dict[str, Any]) -> tuple[object, object]:
+    arguments = call.get("arguments")
+    return call.get("name"), arguments.get("path") if isinstance(arguments, dict) else None
 
 
 @dataclass(slots=True)
@@ -24,42 +49,21 @@ class FileOperations:
     written: dict[str, None] = field(default_factory=dict)
     edited: dict[str, None] = field(default_factory=dict)
 
-    def _add_call(self, call: dict[str, Any]) -> None:
-        name = call.get("name")
-        kind = _KINDS.get(name) if isinstance(name, str) else None  # a list is unhashable
-        if kind is None:
-            return
-        arguments = call.get("arguments")
-        path = arguments.get("path") if isinstance(arguments, dict) else None
-        if isinstance(path, str):
-            getattr(self, kind)[path] = None
+    def add_calls(self, calls: Iterable[tuple[object, object]]) -> None:
+        """Calls given as ``(name, path)``: a built-in file tool's name and a string path
+        count, anything else is passed over."""
+        targets = {"read": self.read, "write": self.written, "edit": self.edited}
+        for name, path in calls:
+            if isinstance(path, str) and isinstance(name, str) and name in targets:
+                targets[name][path] = None
 
     def add_from_message(self, message: Any) -> None:
         """The calls of one message (:func:`add_from_messages` reads many)."""
         self.add_from_messages((message,))
 
     def add_from_messages(self, messages: Iterable[Any]) -> None:
-        """The calls of ``messages``: an assistant's tool-call blocks (a string content
-        has none), a tool result's ``nestedCalls``. One loop: a transcript has tens of
-        thousands of messages."""
-        add_call = self._add_call
-        for message in messages:
-            if not isinstance(message, dict):
-                continue
-            role = message.get("role")
-            if role == "assistant":
-                content = message.get("content")
-                if isinstance(content, list):
-                    for block in content:
-                        if isinstance(block, dict) and block.get("type") == "toolCall":
-                            add_call(block)
-            elif role == "toolResult":
-                nested = message.get("nestedCalls")
-                calls = nested.get("calls") if isinstance(nested, dict) else None
-                if isinstance(calls, list):
-                    for call in calls:
-                        if isinstance(call, dict):
-                            add_call(call)
+        """The calls of ``messages`` (see :func:`calls_of`)."""
+        self.add_calls(call for message in messages for call in calls_of(message))
 
     def add_from_details(self, details: Any) -> None:
         """Carry over the lists a previous compaction or branch summary stored."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synopsis.compaction.cut_points import CutPoint, find_projected_cut
-from synopsis.compaction.file_ops import FileOperations
+from synopsis.compaction.file_ops import FileOperations, calls_of
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.messages import AgentMessage
 from synopsis.session.context import Projection, build_projection, projected_context_tokens
@@ -211,8 +211,10 @@ def prepare_compaction(
             file_ops.add_from_details(previous_details)
     summarized, prefix_messages = messages_of(to_summarize), messages_of(prefix)
     for messages in (summarized, prefix_messages):
-        reduced = messages.for_file_lists() if isinstance(messages, MessageList) else messages
-        file_ops.add_from_messages(reduced)
+        if isinstance(messages, MessageList):
+            file_ops.add_calls(messages.file_calls(calls_of))
+        else:
+            file_ops.add_from_messages(messages)
 
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],

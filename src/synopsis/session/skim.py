@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -170,6 +170,36 @@ class MessageList(Sequence[AgentMessage]):
             return role == "assistant" or (role == "toolResult" and head._nested)
 
         return self._reduced(_skeleton.decode_calls_line, _calls_body, how)
+
+    def file_calls(
+        self, calls_of: Callable[[AgentMessage], Iterable[tuple[object, object]]]
+    ) -> Iterator[tuple[object, object]]:
+        """``(name, path)`` of each call of the messages, in order (what
+        :class:`~synopsis.compaction.FileOperations` reads): an assistant head's tool-call
+        blocks decoded straight from its line; heads that hold no calls (other roles, a
+        tool result without ``nestedCalls``) passed over; any other message, or a body of
+        another shape, read in full and given to ``calls_of``."""
+        from synopsis.session._skeleton import REJECTED, decode_calls_line
+
+        for message in self._messages:
+            if type(message) is Unread and message._data is not None:
+                role = message["role"]
+                if role == "assistant":
+                    try:
+                        content = decode_calls_line(message.line()).message.content
+                    except REJECTED:
+                        pass
+                    else:
+                        if type(content) is list:
+                            for block in content:
+                                if block.type == "toolCall":
+                                    arguments = block.arguments
+                                    yield block.name, None if arguments is None else arguments.path
+                        continue
+                elif role != "toolResult" or not message._nested:
+                    continue
+                message = message.read()  # type: ignore[assignment]
+            yield from calls_of(message)
 
     def _reduced(
         self,
