@@ -36,14 +36,14 @@ def iter_transcript_parts(
     held = messages.heads() if isinstance(messages, MessageList) else messages
     for message in held:
         if type(message) is Unread and message.unread:
-            role = message["role"]
-            if role in _RENDERERS:
+            render = _RENDERERS.get(message["role"])
+            if render is not None:
                 try:
                     content = decode_body_line(message.line()).message.content
                 except REJECTED:
                     pass
                 else:
-                    yield from _RENDERERS[role](content)
+                    yield from render(content)
                     continue
             message = message.read()  # type: ignore[assignment]
         if role_of(message) in _PASSED_AS_THEY_ARE:
@@ -61,18 +61,16 @@ def _text(content: Any) -> str:
     return "".join([b.text for b in content if b.type == "text" and type(b.text) is str])
 
 
-def _user(content: Any) -> Iterator[str]:
+def _user(content: Any) -> tuple[str, ...]:
     text = _text(content)
-    if text:
-        yield "[User]: " + text
+    return ("[User]: " + text,) if text else ()
 
 
-def _assistant(content: Any) -> Iterator[str]:
+def _assistant(content: Any) -> tuple[str, ...]:
     if type(content) is str:
-        yield "[Assistant]: " + content
-        return
+        return ("[Assistant]: " + content,)
     if content is None:
-        return
+        return ()
     texts: list[str] = []
     calls: list[str] = []
     for block in content:
@@ -82,19 +80,18 @@ def _assistant(content: Any) -> Iterator[str]:
             texts.append(text if type(text) is str else "")
         elif kind == "toolCall":
             calls.append(tool_call_text(block.name, block.arguments))
-    if texts:
-        yield "[Assistant]: " + "\n".join(texts)
-    if calls:
-        yield "[Assistant tool calls]: " + "; ".join(calls)
+    if not calls:
+        return ("[Assistant]: " + "\n".join(texts),) if texts else ()
+    called = "[Assistant tool calls]: " + "; ".join(calls)
+    return ("[Assistant]: " + "\n".join(texts), called) if texts else (called,)
 
 
-def _tool_result(content: Any) -> Iterator[str]:
+def _tool_result(content: Any) -> tuple[str, ...]:
     text = tool_result_text(_text(content))
-    if text:
-        yield "[Tool result]: " + text
+    return ("[Tool result]: " + text,) if text else ()
 
 
-_RENDERERS: dict[str, Callable[[Any], Iterator[str]]] = {
+_RENDERERS: dict[str, Callable[[Any], tuple[str, ...]]] = {
     "user": _user,
     "assistant": _assistant,
     "toolResult": _tool_result,
