@@ -67,7 +67,6 @@ class CallBlock(msgspec.Struct):
 
 class CallsBody(msgspec.Struct):
     content: str | list[CallBlock] | None = None
-    nestedCalls: object = None
 
 
 class CallsLine(msgspec.Struct):

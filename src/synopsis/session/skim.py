@@ -19,8 +19,9 @@ read as a new session is not skimmed at all (``None``: open it the usual way).
 
 Heads are for code that knows them: compaction preparation
 (:func:`synopsis.compaction.prepare.prepare_compaction`) and the token and cut functions
-it calls read bodies through :func:`full_message`. Anything else must be given full
-messages.
+it calls read bodies through :func:`full_message`, the file lists read a history's calls
+through :meth:`MessageList.file_calls`, and its transcript is rendered from the lines by
+:mod:`synopsis.session.skim_transcript`. Anything else must be given full messages.
 """
 
 from __future__ import annotations
@@ -140,37 +141,6 @@ class MessageList(Sequence[AgentMessage]):
         """The messages as held (heads unread): for what needs only their roles."""
         return self._messages
 
-    def for_transcript(self) -> Iterator[AgentMessage]:
-        """The messages reduced to what a transcript reads of them (see
-        :func:`synopsis.compaction.serialize.iter_serialized_parts`).
-
-        A user, assistant or tool-result head gives ``{"role", "content"}``: a string, or
-        blocks of ``type``, ``text``, ``name`` and ``arguments`` (``None`` where a block
-        has no such field), read with a typed decoder that leaves thinking, usage and
-        details unread. Other messages, and any whose body has another shape, are read
-        in full.
-        """
-        from synopsis.session import _skeleton
-
-        def how(head: Unread) -> bool | None:
-            return True if head["role"] in _TRANSCRIPT_ROLES else None
-
-        return self._reduced(_skeleton.decode_body_line, _transcript_body, how)
-
-    def for_file_lists(self) -> Iterator[AgentMessage]:
-        """The messages reduced to what :class:`~synopsis.compaction.FileOperations` reads:
-        an assistant's blocks with ``type``, ``name`` and ``arguments.path``, a tool
-        result's ``nestedCalls`` (their texts unread); heads that hold no calls (other
-        roles, a tool result without ``nestedCalls``) are passed over. Bodies of another
-        shape are read in full."""
-        from synopsis.session import _skeleton
-
-        def how(head: Unread) -> bool | None:
-            role = head["role"]
-            return role == "assistant" or (role == "toolResult" and head._nested)
-
-        return self._reduced(_skeleton.decode_calls_line, _calls_body, how)
-
     def file_calls(
         self, calls_of: Callable[[AgentMessage], Iterable[tuple[object, object]]]
     ) -> Iterator[tuple[object, object]]:
@@ -201,33 +171,6 @@ class MessageList(Sequence[AgentMessage]):
                 message = message.read()  # type: ignore[assignment]
             yield from calls_of(message)
 
-    def _reduced(
-        self,
-        decode: Callable[[memoryview], Any],
-        reduce: Callable[[str, Any], dict[str, Any]],
-        how: Callable[[Unread], bool | None],
-    ) -> Iterator[AgentMessage]:
-        """Each message as it is, or for a head: reduced (``how`` says ``True``), passed
-        over (``False``) or read in full (``None``)."""
-        from synopsis.session._skeleton import REJECTED
-
-        for message in self._messages:
-            if type(message) is not Unread or message._data is None:
-                yield message
-                continue
-            wanted = how(message)
-            if wanted is None:
-                yield message.read()  # type: ignore[misc]
-                continue
-            if not wanted:
-                continue
-            try:
-                body = decode(message.line()).message
-            except REJECTED:
-                yield message.read()  # type: ignore[misc]
-                continue
-            yield reduce(message["role"], body)  # type: ignore[misc]
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str | bytes):
             return list(self) == list(other)
@@ -237,39 +180,6 @@ class MessageList(Sequence[AgentMessage]):
 
     def __repr__(self) -> str:
         return f"MessageList({len(self)} messages)"
-
-
-_TRANSCRIPT_ROLES = frozenset({"user", "assistant", "toolResult"})
-
-
-def _transcript_body(role: str, body: Any) -> dict[str, Any]:
-    content = body.content
-    if type(content) is not str:
-        content = [
-            {"type": b.type, "text": b.text, "name": b.name, "arguments": b.arguments}
-            for b in content or ()
-        ]
-    return {"role": role, "content": content}
-
-
-def _calls_body(role: str, body: Any) -> dict[str, Any]:
-    content = body.content
-    reduced: dict[str, Any] = {
-        "role": role,
-        "content": content
-        if type(content) is str
-        else [
-            {
-                "type": b.type,
-                "name": b.name,
-                "arguments": None if b.arguments is None else {"path": b.arguments.path},
-            }
-            for b in content or ()
-        ],
-    }
-    if body.nestedCalls is not None:
-        reduced["nestedCalls"] = body.nestedCalls
-    return reduced
 
 
 def messages_of(messages: list[AgentMessage]) -> list[AgentMessage] | MessageList:
