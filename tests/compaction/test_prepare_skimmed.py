@@ -25,11 +25,11 @@ from synopsis.compaction import (
 )
 from synopsis.compaction.file_ops import calls_of
 from synopsis.compaction.serialize import PART_SEPARATOR
+from synopsis.compaction.skimmed_transcript import iter_transcript_parts
 from synopsis.errors import SynopsisError
 from synopsis.messages import convert_to_llm
 from synopsis.session import Session, open_session
 from synopsis.session.skim import MessageList, Unread, skim_session_file
-from synopsis.session.skim_transcript import iter_transcript_parts
 from tests.session.test_loader import HEADER
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures"

@@ -43,12 +43,12 @@ from synopsis.compaction import (
 from synopsis.compaction.cut_points import find_projected_cut
 from synopsis.compaction.prepare import plan_projected_cut, to_branch_cut
 from synopsis.compaction.serialize import PART_SEPARATOR
+from synopsis.compaction.skimmed_transcript import iter_transcript_parts
 from synopsis.errors import SynopsisError
 from synopsis.messages import SummaryWrapping, convert_to_llm, role_of
 from synopsis.session import FileSession, Session, open_session
 from synopsis.session.context import Projection, build_projection
 from synopsis.session.skim import MessageList, skim_session_file
-from synopsis.session.skim_transcript import iter_transcript_parts
 from synopsis.system_messages import current_system_message
 from synopsis.tokens import (
     ContextTokens,

@@ -6,7 +6,7 @@ same command on the session opened the usual way, every body decoded, going thro
 plain serializer. Generated trees have branches (a parent drawn among earlier entries,
 the leaf anywhere), compactions (kept parts that start on the branch, elsewhere, or
 nowhere), context edits, and messages of every role with odd texts (see
-``tests/session/test_skim_transcript.py``).
+``tests/compaction/test_skimmed_transcript.py``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.compaction.test_skimmed_transcript import _SHORT, _calling_message, _line, _message
 from tests.parity import driver
 from tests.session.test_loader import HEADER
-from tests.session.test_skim_transcript import _SHORT, _calling_message, _line, _message
 
 
 @st.composite

@@ -21,7 +21,7 @@ Heads are for code that knows them: compaction preparation
 (:func:`synopsis.compaction.prepare.prepare_compaction`) and the token and cut functions
 it calls read bodies through :func:`full_message`, the file lists read a history's calls
 through :meth:`MessageList.file_calls`, and its transcript is rendered from the lines by
-:mod:`synopsis.session.skim_transcript`. Anything else must be given full messages.
+:mod:`synopsis.compaction.skimmed_transcript`. Anything else must be given full messages.
 """
 
 from __future__ import annotations

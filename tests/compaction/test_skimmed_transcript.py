@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from synopsis.compaction import FileOperations, iter_serialized_parts
 from synopsis.compaction.file_ops import calls_of
+from synopsis.compaction.skimmed_transcript import iter_transcript_parts
 from synopsis.errors import SessionFormatError
 from synopsis.messages import convert_to_llm
 from synopsis.session import read_session_file
 from synopsis.session.skim import MessageList, Unread, skim_session_file
-from synopsis.session.skim_transcript import iter_transcript_parts
 from tests.session.test_loader import HEADER
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
