@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from synopsis.compaction.messages_api import compact_messages_sync
 from synopsis.state.guard import without_empty_sections
@@ -147,3 +149,51 @@ def test_rules_that_cannot_go_take_the_room_of_the_kept_part() -> None:
     )
     assert _list_tokens(out.messages) <= whole + 4, (_list_tokens(out.messages), whole)
     assert "Never restart the primary during business hours." in out.messages[1]["content"]
+
+
+def _reading(lines: list[str], files: int) -> list[dict[str, Any]]:
+    """``chat`` with ``files`` source files read first: the file lists the checkpoint ends
+    with take part of the cap."""
+    messages = chat(lines, "line of tool output 0123456789\n")
+    reads: list[dict[str, Any]] = []
+    for n in range(files):
+        path = f"services/billing/src/handlers/invoice_export_step_{n:02d}.py"
+        arguments = json.dumps({"path": path})
+        tool_call = {
+            "id": f"r{n}",
+            "type": "function",
+            "function": {"name": "read", "arguments": arguments},
+        }
+        reads.append({"role": "assistant", "content": None, "tool_calls": [tool_call]})
+        reads.append({"role": "tool", "tool_call_id": f"r{n}", "content": f"def step_{n}(): ..."})
+    return [messages[0], messages[1], *reads, *messages[2:]]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from([ENGLISH, CHINESE]),
+    st.integers(1, 6),
+    st.booleans(),
+    st.integers(0, 12),
+    st.floats(0.04, 0.3),
+)
+def test_the_cap_holds_for_any_share_with_file_lists_and_split_turns(
+    lines: list[str], count: int, split_turn: bool, files: int, share: float
+) -> None:
+    """Whatever the cap, the checkpoint message (guard additions and file lists included)
+    fits it, unless the rules alone pass it — then it holds the rules and no more."""
+    messages = chat(lines[:count], "line of tool output 0123456789\n", split_turn)
+    if files:
+        messages = _reading(lines[:count], files)
+    total = _list_tokens(messages)
+    cap = max(20, int(share * total))
+    out = compact_messages_sync(
+        messages, keep_recent_tokens=int(0.05 * total), summary_max_tokens=cap
+    )
+    assert out.compacted
+    checkpoint = out.messages[1]["content"]
+    floor = compact_messages_sync(
+        messages, keep_recent_tokens=int(0.05 * total), summary_max_tokens=1
+    )
+    smallest = _tokens(floor.messages[1]["content"])  # the rules and the wrapper alone
+    assert _tokens(checkpoint) <= max(cap, smallest), (cap, _tokens(checkpoint), smallest)

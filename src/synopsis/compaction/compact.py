@@ -28,6 +28,7 @@ from synopsis.summarizers.base import (
     SummaryRequest,
     SummaryResult,
     SummaryUsage,
+    drifts,
 )
 from synopsis.summarizers.embedded import EmbeddedSummarizer
 from synopsis.tokens import estimate_tokens
@@ -198,15 +199,19 @@ async def compact(
     """
     summarizer = summarizer or default_summarizer()
     reserve = preparation.settings.reserve_tokens
-    if summary_max_tokens is None:
+    read_files, modified_files = preparation.file_ops.file_lists()
+    file_lists = format_file_lists(read_files, modified_files)
+    # a hard cap holds for the whole checkpoint: the summary gets what the file lists leave
+    room = None if summary_max_tokens is None else summary_max_tokens - _summary_tokens(file_lists)
+    if room is None:
         history_limit = int(HISTORY_OUTPUT_SHARE * reserve)
         prefix_limit = int(TURN_PREFIX_OUTPUT_SHARE * reserve)
     elif preparation.is_split_turn and preparation.turn_prefix_messages:
-        # a hard cap holds for the whole checkpoint: a split turn's part shares it
-        prefix_limit = max(1, int(summary_max_tokens * SPLIT_PREFIX_SHARE))
-        history_limit = max(1, summary_max_tokens - prefix_limit)
+        # a split turn's early part shares it
+        prefix_limit = max(1, int(room * SPLIT_PREFIX_SHARE))
+        history_limit = max(1, room - prefix_limit)
     else:
-        history_limit = prefix_limit = summary_max_tokens
+        history_limit = prefix_limit = max(1, room)
     previous = preparation.previous_summary
     redact_secrets = preparation.settings.redact_secrets
     if previous and redact_secrets:
@@ -232,28 +237,46 @@ async def compact(
         )
 
     if prefix:
-        prefix_request = summary_request(
-            SummaryKind.TURN_PREFIX,
-            prefix,
-            max_tokens=prefix_limit,
-            custom_instructions=custom_instructions,
-            wrapping=wrapping,
-            redact_secrets=redact_secrets,
-        )
-        if preparation.messages_to_summarize:
-            history, turn = await asyncio.gather(
-                history_summary(), summarizer.summarize(prefix_request)
+
+        async def prefix_summary(limit: int) -> SummaryResult:
+            request = summary_request(
+                SummaryKind.TURN_PREFIX,
+                prefix,
+                max_tokens=limit,
+                custom_instructions=custom_instructions,
+                wrapping=wrapping,
+                redact_secrets=redact_secrets,
             )
-        else:
+            return await summarizer.summarize(request)
+
+        def left_by(part: SummaryResult) -> int:
+            """What the cap leaves the other part of a split turn's checkpoint."""
+            assert room is not None
+            return room - _summary_tokens(part.text + TURN_PREFIX_SEPARATOR)
+
+        if not preparation.messages_to_summarize:
             history = SummaryResult(previous or NO_PRIOR_HISTORY)
-            turn = await summarizer.summarize(prefix_request)
+            if room is not None:  # nothing new before the turn: its part gets the cap
+                prefix_limit = max(prefix_limit, left_by(history))
+            turn = await prefix_summary(prefix_limit)
+        elif room is not None and not drifts(summarizer):
+            # Written from the state, fast and offline: each part gets what the other
+            # leaves of the cap rather than a fixed share, so a short part wastes none of
+            # it — the turn's part within its share, the history the rest, then the turn's
+            # part again when the history left it more.
+            turn = await prefix_summary(prefix_limit)
+            history_limit = max(history_limit, left_by(turn))
+            history = await history_summary()
+            if left_by(history) > prefix_limit:
+                turn = await prefix_summary(left_by(history))
+        else:
+            history, turn = await asyncio.gather(history_summary(), prefix_summary(prefix_limit))
         text = history.text + TURN_PREFIX_SEPARATOR + turn.text
         usage = history.usage + turn.usage
     else:
         history = await history_summary()
         text, usage = history.text, history.usage
 
-    read_files, modified_files = preparation.file_ops.file_lists()
     details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
     checked = state = None
     if guard:
@@ -273,14 +296,13 @@ async def compact(
             budget = summary_max_tokens
         else:
             budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
-        tail = format_file_lists(read_files, modified_files)
-        checked = guard_summary(text, state, later=later, max_chars=budget * 4 - len(tail))
+        checked = guard_summary(text, state, later=later, max_chars=budget * 4 - len(file_lists))
         text = checked.text
         details["workingState"] = state.to_json()
         details["guard"] = checked.to_json()
     if redact_secrets:  # a model may have copied one from the transcript or the old summary
         text = redact(text)
-    summary = text + format_file_lists(read_files, modified_files)
+    summary = text + file_lists
     return CompactionResult(
         summary=summary,
         first_kept_entry_id=preparation.first_kept_entry_id,
