@@ -15,7 +15,7 @@ when they state a value the user has since corrected.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -240,11 +240,21 @@ def render_state(
     if focus and focus.strip() and layout != "branch":
         line = f"- Focus: {one_line(normalize_ws(focus)[:300])}"
         items.insert(0, _Item(_FOCUS_SECTION[layout], line, NEVER, -2_000_000))
-    if target_chars is not None:  # the soft size: detail goes, pinned facts stay
-        items = _fit(items, target_chars, layout, words, keep_from=P_PINNED_VALUE)
+    guarded = _Guarded(state, stale)
+    if target_chars is not None:
+        # The soft size: detail goes first; then, unless a hard cap below it ranks them
+        # line by line in their terse form, the latest decisions and failures too (what
+        # the guard restores, that a request is open or blocked, and the rules stay).
+        items = _fit(items, target_chars, layout, words, keep=_outlasts_detail)
+        if max_tokens is None or max_tokens * 4 > target_chars:
+
+            def kept(item: _Item) -> bool:
+                return (_outlasts_detail(item) and not _bound(item)) or guarded(item)
+
+            items = _fit(items, target_chars, layout, words, guarded, keep=kept)
     bare = max_tokens is not None and len(_layout_text(items, layout)) > max_tokens * 4
     if max_tokens is not None:  # the hard cap: everything but the rules may go
-        items = _fit(items, max_tokens * 4, layout, words, terse=True)
+        items = _fit(items, max_tokens * 4, layout, words, guarded, terse=True)
     if words:
         items.sort(key=lambda item: 0 if _matches(item, words) else 1)  # stable
     return _layout_text(items, layout, bare=bare)
@@ -1017,17 +1027,56 @@ def _focus_words(focus: str | None) -> frozenset[str]:
     return frozenset(w.lower() for w in _FOCUS_WORD.findall(focus))
 
 
+class _Guarded:
+    """Which items state what :func:`~synopsis.state.guard.guard_summary` restores when a
+    checkpoint lacks it (pinned goals, facts and values; open failures): the size target
+    keeps them, and under a hard cap they go only after everything else — else the guard
+    would put them back and cut lines this ranking chose to keep. Worked out on first use
+    (most checkpoints fit without)."""
+
+    def __init__(self, state: WorkingState, stale: dict[str, str]) -> None:
+        self._state, self._stale = state, stale
+        self._lines: frozenset[str] = frozenset()
+        self._facts: tuple[str, ...] = ()
+        self._known = False
+
+    def __call__(self, item: _Item) -> bool:
+        if item.section == "blocked":
+            return True
+        if not self._known:
+            state, stale = self._state, self._stale
+            self._facts = tuple(
+                one_line(fact.text) for fact in state.current_facts() if is_pinned_fact(fact)
+            )
+            lines = [f"- {one_line(stale_note(text, stale))}" for text in pinned_goals(state)]
+            lines += [fact_line(one_line(stale_note(fact, stale))) for fact in self._facts]
+            lines += [
+                identifier_line(i, stale) for i in state.identifiers if is_pinned_identifier(i)
+            ]
+            self._lines, self._known = frozenset(_terse_line(line) for line in lines), True
+        if item.text.startswith(_USER_CHOSE):  # a fact it states is not listed again
+            return any(fact in item.text for fact in self._facts)
+        return _terse_line(item.text).removesuffix(CORRECTED_NOTE) in self._lines
+
+
+_USER_CHOSE = "- User chose: "
+
+
 def _fit(
     items: list[_Item],
     max_chars: int,
     layout: Layout,
     focus: frozenset[str],
-    keep_from: int = NEVER,
+    guarded: Callable[[_Item], bool] = lambda _: False,
     *,
+    keep: Callable[[_Item], bool] | None = None,
     terse: bool = False,
 ) -> list[_Item]:
-    """``items`` without the least important ones until the text fits ``max_chars``;
-    items of priority ``keep_from`` or more are never dropped.
+    """``items`` without the least important ones until the text fits ``max_chars``.
+
+    With ``keep`` (the size target) the items it names are never dropped; else (the hard
+    cap) all but the rules may go, the ``guarded`` ones after all others. What had to go
+    is taken back, shortened if need be, where the drops left room (:func:`_refill`).
 
     Before anything goes, what is said twice is said once (a line whose words another
     line of at least its priority already holds); with ``terse`` (a hard cap) lines also
@@ -1039,17 +1088,23 @@ def _fit(
     items = _said_once(items)
     if terse:
         items = [replace(item, text=_terse_line(item.text)) for item in items]
+    elif keep is not None:  # the detail of what the target binds goes before it does
+        items = [_brief(item) if _bound(item) and not keep(item) else item for item in items]
     total = len(_layout_text(items, layout, bare=terse))
     if total <= max_chars:
         return items
 
-    def rank(index: int) -> tuple[int, int, int]:
+    def rank(index: int) -> tuple[int, int, int, int, int]:
         item = items[index]
         lowered = item.text.lower()
         focused = 1 if focus and any(word in lowered for word in focus) else 0
-        return (item.priority, focused, item.order)
+        chosen = 1 if item.text.startswith(_USER_CHOSE) else 0  # the user's go last
+        return (1 if guarded(item) else 0, item.priority, chosen, focused, item.order)
 
-    candidates = [i for i in sorted(range(len(items)), key=rank) if items[i].priority < keep_from]
+    def droppable(item: _Item) -> bool:
+        return item.priority < NEVER if keep is None else not keep(item)
+
+    candidates = [i for i in sorted(range(len(items)), key=rank) if droppable(items[i])]
     dropped: set[int] = set()
     position = 0
     while total > max_chars and position < len(candidates):
@@ -1061,7 +1116,88 @@ def _fit(
             total -= len(items[index].text) + 1
         kept = [item for index, item in enumerate(items) if index not in dropped]
         total = len(_layout_text(kept, layout, bare=terse))
+    if total <= max_chars and dropped:
+        _refill(items, dropped, [i for i in reversed(candidates) if i in dropped], layout,
+                max_chars - total, bare=terse)  # fmt: skip
     return [item for index, item in enumerate(items) if index not in dropped]
+
+
+def _refill(
+    items: list[_Item],
+    dropped: set[int],
+    ranked: list[int],
+    layout: Layout,
+    room: int,
+    *,
+    bare: bool,
+) -> None:
+    """Take back (out of ``dropped``) the most important dropped items that fit the
+    ``room`` the drops left: dropping goes by importance, not by size, so a long item
+    that had to go often leaves room for a shorter one it outranked, and the sections it
+    emptied give back their headings. An item joining a section that holds a line costs
+    that line exactly; one that would open a section is measured in the whole text."""
+    remap = _REMAP[layout]
+    filled = {
+        remap.get(item.section, item.section) for i, item in enumerate(items) if i not in dropped
+    }
+    for index in ranked:
+        whole = items[index]
+        section = remap.get(whole.section, whole.section)
+        for text in dict.fromkeys((whole.text, _shorter(whole.text))):
+            cost = len(one_line(text)) + 1
+            if cost - (0 if section in filled else len(_NONE)) > room:
+                continue  # the placeholder of an empty section is all it could replace
+            items[index] = replace(whole, text=text)
+            if section in filled:
+                grown = cost
+            else:
+                before = _kept_size(items, dropped, layout, bare)
+                grown = _kept_size(items, dropped - {index}, layout, bare) - before
+            if grown <= room:
+                dropped.discard(index)
+                room -= grown
+                filled.add(section)
+                break
+        else:
+            items[index] = whole
+
+
+def _outlasts_detail(item: _Item) -> bool:
+    """What the size target keeps while it drops detail: the substance (from P_KEPT)."""
+    return item.priority >= P_KEPT
+
+
+def _bound(item: _Item) -> bool:
+    """What the size target binds once the detail is gone: the latest decisions, which
+    outlast the detail but not the target (the assistant's first, then the user's); the
+    latest failures, where the work stands, and what a request is open on stay."""
+    return item.section == "decisions" and P_KEPT <= item.priority < P_OPEN_STEP
+
+
+def _brief(item: _Item) -> _Item:
+    return replace(item, text=_shorter(_terse_line(item.text)))
+
+
+_QUOTED_REQUEST = re.compile(r"“([^”\n]{60})[^”\n]+”")
+_OUTCOME_AFTER = re.compile(r"(”|^- User chose: .*?) → .*$|; earlier: .*$")
+
+
+def _shorter(text: str) -> str:
+    """A line with its detail left out and its substance kept, for a text that has no room
+    for the whole line: that the open request is the one Goal states, a quoted request's
+    opening words without the outcome reported after it, a call's latest result without
+    the earlier ones."""
+    if text.startswith(_WORKING_ON):
+        return _WORKING_ON_GOAL
+    return _QUOTED_REQUEST.sub(r"“\1…”", _OUTCOME_AFTER.sub(r"\1", text))
+
+
+_NONE = "- (none)"
+
+
+def _kept_size(items: list[_Item], dropped: set[int], layout: Layout, bare: bool) -> int:
+    kept = [item for index, item in enumerate(items) if index not in dropped]
+    return len(_layout_text(kept, layout, bare=bare))
 
 
 _LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
