@@ -107,7 +107,7 @@ def got_past_later(state: WorkingState, later: Sequence[Any]) -> WorkingState:
     return replace(state, tool_calls=calls)
 
 
-MIN_TARGET_CHARS = 2500
+MIN_TARGET_CHARS = 3200
 MAX_TARGET_CHARS = 3600
 """A normal checkpoint's size, whatever it replaces: about one screen an agent reads whole
 (the file lists compaction appends come on top)."""
