@@ -84,8 +84,9 @@ P_USER_DECISION = 7
 P_IN_PROGRESS = 8
 P_PINNED_VALUE = 9
 P_KEPT = 9
-"""The latest decisions and failures: kept at the size target like pinned values (the
-hard cap may still drop them; the guard never restores them)."""
+"""The latest decisions and failures: substance, kept while the size target drops detail;
+the decisions go last when it must shrink further, the hard cap may drop all (the guard
+never restores them)."""
 P_BLOCKED = 10
 P_OPEN_STEP = P_BLOCKED
 """That a request is open (In Progress names it, in a short line): the task state an
@@ -243,8 +244,8 @@ def render_state(
     guarded = _Guarded(state, stale)
     if target_chars is not None:
         # The soft size: detail goes first; then, unless a hard cap below it ranks them
-        # line by line in their terse form, the latest decisions and failures too (what
-        # the guard restores, that a request is open or blocked, and the rules stay).
+        # line by line in their terse form, the latest decisions too (the rules, what the
+        # guard restores, the latest failures and that a request is open or blocked stay).
         items = _fit(items, target_chars, layout, words, keep=_outlasts_detail)
         if max_tokens is None or max_tokens * 4 > target_chars:
 
@@ -337,7 +338,8 @@ _RECENT_FINISHED = 3
 """Finished requests whose outcome outranks the command record (older ones go first)."""
 _KEPT_DECISIONS = 6
 _KEPT_FAILURES = 3
-"""How many of the latest decisions / failures (resolved or given up) outlast the size target."""
+"""How many of the latest decisions / failures (resolved or given up) outlast the detail
+at the size target (decisions go last when it must shrink further)."""
 _LABEL_CHARS = 90
 _ERROR_CHARS = 200
 """A resolved failure is history: its command and error line, capped (an open one, under
@@ -1140,19 +1142,22 @@ def _refill(
     filled = {
         remap.get(item.section, item.section) for i, item in enumerate(items) if i not in dropped
     }
+    opening: dict[str, int] = {}  # what opening an empty section costs beyond its line
     for index in ranked:
         whole = items[index]
         section = remap.get(whole.section, whole.section)
         for text in dict.fromkeys((whole.text, _shorter(whole.text))):
             cost = len(one_line(text)) + 1
-            if cost - (0 if section in filled else len(_NONE)) > room:
-                continue  # the placeholder of an empty section is all it could replace
+            extra = 0 if section in filled else opening.get(section, -len(_NONE))
+            if cost + extra > room:
+                continue  # (at least) the placeholder of an empty section would go
             items[index] = replace(whole, text=text)
             if section in filled:
                 grown = cost
             else:
                 before = _kept_size(items, dropped, layout, bare)
                 grown = _kept_size(items, dropped - {index}, layout, bare) - before
+                opening[section] = grown - cost
             if grown <= room:
                 dropped.discard(index)
                 room -= grown
@@ -1185,8 +1190,8 @@ _OUTCOME_AFTER = re.compile(r"(”|^- User chose: .*?) → .*$|; earlier: .*$")
 def _shorter(text: str) -> str:
     """A line with its detail left out and its substance kept, for a text that has no room
     for the whole line: that the open request is the one Goal states, a quoted request's
-    opening words without the outcome reported after it, a call's latest result without
-    the earlier ones."""
+    opening words without the outcome reported after it, a choice without the question it
+    answered, a call's latest result without the earlier ones."""
     if text.startswith(_WORKING_ON):
         return _WORKING_ON_GOAL
     return _QUOTED_REQUEST.sub(r"“\1…”", _OUTCOME_AFTER.sub(r"\1", text))
