@@ -68,15 +68,32 @@ def display_width(text: str) -> int:
 
 def fit_width(text: str, width: int) -> str:
     """``text`` cut to ``width`` terminal columns, an ellipsis marking the cut (a row of
-    Chinese text cut at 72 characters would take 144 columns and wrap)."""
-    if display_width(text) <= width:
+    Chinese text cut at 72 characters would take 144 columns and wrap). Reads ``text``
+    only up to the cut."""
+    if len(text) <= width and display_width(text) <= width:
         return text
     used = 0
+    cut = -1
     for end, char in enumerate(text):
         used += display_width(char)
-        if used > width - 1:
-            return text[:end] + "…"
+        if cut < 0 and used > width - 1:
+            cut = end
+        if used > width:
+            return text[:cut] + "…"
     return text
+
+
+def one_line(text: str, width: int) -> str:
+    """``fit_width(" ".join(text.split()), width)``, reading only as much of ``text`` as
+    the fit needs (a preview of a 200 KB tool result reads its first few hundred
+    characters). A prefix's words joined are a prefix of all the words joined, so once
+    they are wider than ``width`` the cut falls inside them, where it would fall in all."""
+    size = width + 16
+    while True:
+        line = " ".join(text[:size].split())
+        if size >= len(text) or display_width(line) > width:
+            return fit_width(line, width)
+        size *= 4
 
 
 def columns(rows: Sequence[Sequence[str]], right: frozenset[int] = frozenset()) -> list[str]:

@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from synopsis.cli._app import app, clean, console, note, user_text, warn, write_json
-from synopsis.cli._lines import Painter, columns, fit_width, styling, write_lines
+from synopsis.cli._lines import Painter, columns, one_line, styling, write_lines
 from synopsis.errors import SessionFormatError, SettingsError
 from synopsis.messages import convert_to_llm, role_of, text_of, tool_calls
 from synopsis.session import FileSession, open_session
+from synopsis.session.context import SessionContext
 from synopsis.session.entries import Entry
 from synopsis.session.jsonl import gc_paused, write_atomically
+from synopsis.session.skim import full_message, messages_of
 from synopsis.token_counters import token_counter
-from synopsis.tokens import TokenCounter, current_context_tokens
+from synopsis.tokens import ContextTokens, TokenCounter, current_context_tokens
 
 if TYPE_CHECKING:  # the compaction engine is imported by the commands that compact
     from synopsis.compaction import CompactionSettings
@@ -51,13 +53,15 @@ CounterOpt = Annotated[
 ]
 
 
-def load(path: Path) -> FileSession:
+def load(path: Path, *, skim: bool = False) -> FileSession:
     """Open a session, warning about every line that could not be loaded.
 
     An empty (or blank) file is an error: every command here needs a session, and
     treating nothing as a new one would print an empty tree or compact nothing.
+    ``skim``: message bodies may stay unread (see :func:`open_session`), for a command
+    that reads few of them.
     """
-    session = open_session(path)
+    session = open_session(path, skim=skim)
     if not session.header_valid:
         raise SessionFormatError("the file is empty: it holds no session", path=str(path))
     for skipped in session.skipped:
@@ -68,7 +72,7 @@ def load(path: Path) -> FileSession:
 def _preview(entry: Entry, width: int = 72) -> str:
     kind = entry.get("type")
     if kind == "message":
-        message = entry["message"]
+        message = full_message(entry["message"])
         role = role_of(message)
         if role == "assistant":
             names = [str(call.get("name")) for call in tool_calls(message)]
@@ -88,8 +92,7 @@ def _preview(entry: Entry, width: int = 72) -> str:
         text = f"thinking → {entry.get('thinkingLevel')}"
     else:
         text = str(kind)
-    text = " ".join(text.split())
-    return fit_width(text, width)
+    return one_line(text, width)
 
 
 AllOpt = Annotated[
@@ -182,7 +185,7 @@ def tree(file: FileArg, show_all: AllOpt = False, as_json: JsonOpt = False) -> N
 
 
 def _tree(file: Path, show_all: bool, as_json: bool) -> None:
-    session = load(file)
+    session = load(file, skim=True)  # ids, parents and types; bodies only of the rows shown
     labels = session.labels()
     on_path = {e["id"] for e in session.path()}
     if as_json:
@@ -258,13 +261,11 @@ def context(
 def _context(file: Path, leaf: str | None, counter: str, limit: int, as_json: bool) -> None:
     """``limit``: how many of the last messages to list, 0 for all of them."""
     count = token_counter(counter)
-    session = load(file)
+    session = load(file, skim=not as_json)  # the JSON holds every message: read them all
     if leaf is not None:
         session.require_entry(leaf)
-    built = session.build_context(leaf)
+    built, per_message, tokens = _context_figures(session, leaf, count)
     messages = built.messages
-    per_message = [count.count(m) for m in messages]
-    tokens = current_context_tokens(messages, built.new_messages_start, count.count)
     model = built.model
     summary: dict[str, Any] = {
         "sessionId": session.session_id,
@@ -319,10 +320,38 @@ def _context(file: Path, leaf: str | None, counter: str, limit: int, as_json: bo
             )
         )
     write_lines(["", *table])
-    for index, entry_id, message in summaries:
+    for index, entry_id, head in summaries:
+        message = full_message(head)
         title = f"#{index} {_SUMMARY_ROLES[role_of(message)]} (entry {entry_id})"
         body = clean(message.get("summary", ""), multiline=True)
         write_lines(["", paint(f"── {clean(title)} ──", "bold"), body])
+
+
+def _context_figures(
+    session: FileSession, leaf: str | None, count: TokenCounter
+) -> tuple[SessionContext, list[int], ContextTokens]:
+    """The context at ``leaf`` (default: the leaf), each message's estimate and the
+    context's size (:func:`current_context_tokens`).
+
+    Of a skimmed session (:attr:`FileSession.skimmed`) the messages stay heads: each body
+    is read for its estimate and let go, and read again where the size needs it (the
+    messages after the last usage), so the whole context is never held as dicts. Only
+    the message that names the model is read for good before the context is built: the
+    model is the one of the last assistant message or model change on the path.
+    """
+    entry = session.get_entry(leaf) if leaf is not None else session.leaf_entry
+    while session.skimmed and entry is not None and entry.get("type") != "model_change":
+        message = entry.get("message") if entry.get("type") == "message" else None
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            full_message(message)
+            break
+        parent = entry.get("parentId")
+        entry = session.get_entry(parent) if isinstance(parent, str) else None
+    built = session.build_context(leaf)
+    messages = messages_of(built.messages)
+    per_message = [count.count(m) for m in messages]
+    tokens = current_context_tokens(messages, built.new_messages_start, count.count)
+    return built, per_message, tokens
 
 
 _SUMMARY_ROLES = {"compactionSummary": "checkpoint", "branchSummary": "branch summary"}

@@ -204,6 +204,8 @@ class SkimmedFile:
     skipped: list[SkippedLine] = field(default_factory=list)
     entry_lines: list[int] = field(default_factory=list)
     version_before: int | None = None
+    data: bytes = b""
+    """The file's bytes (the heads' store)."""
 
 
 _MANY_BRACKETS = re.compile(rb"\n[{\[]{%d}" % (MAX_NESTING + 1))
@@ -324,6 +326,7 @@ class _Skimmer:
             self.skipped,
             entry_lines,
             _version_of(header),
+            data,
         )
 
     def _parse(self, start: int, stop: int, number: int) -> Any:

@@ -378,6 +378,7 @@ class FileSession(Session):
         new_id: Callable[[], str] | None,
         file_key: tuple[int, int] | None = None,
         on_stale: StalePolicy = "refuse",
+        skimmed: bool = False,
     ) -> None:
         super().__init__(
             header,
@@ -393,6 +394,8 @@ class FileSession(Session):
         self.migrated = loaded is not None and loaded.migrated
         self.header_valid = loaded is not None and loaded.header is not None
         self.version_before = loaded.version_before if loaded is not None else None
+        self.skimmed = skimmed
+        """Opened with ``skim=True`` and skimmed: message bodies may be unread heads."""
         self._loaded = loaded
         self._loaded_count = len(self.entries)
         source = loaded.source if loaded is not None else b""
@@ -418,6 +421,8 @@ class FileSession(Session):
             if not self.header_valid and source.strip()
             else None
         )
+        if skimmed:  # the context of unread heads is for code that knows them, not an agent's
+            refusal = "the session was opened with skim=True, for reading; open it again to append"
         self._sink = _FileSink(
             writer,
             self.entries,
@@ -509,6 +514,7 @@ def open_session(
     invalid_header: InvalidHeaderPolicy = "error",
     new_id: Callable[[], str] | None = None,
     on_stale: StalePolicy = "refuse",
+    skim: bool = False,
 ) -> FileSession:
     """Open a session file; appends to the returned session are written to it.
 
@@ -518,10 +524,19 @@ def open_session(
     ``durable`` (the default) fsyncs every append (and the directory after a rewrite or
     a new file), so an acknowledged entry survives a power cut; ``on_stale`` says what
     an append does after another process appended to the file (see :class:`FileSession`).
+
+    ``skim=True`` is for a look that reads few message bodies (a tree, one context): a
+    current-version file is read with :func:`synopsis.session.skim.skim_session_file`,
+    the same entries, skipped lines and tree, but each message entry's ``message`` may
+    be an unread head (read it with :func:`~synopsis.session.skim.full_message`); about
+    half the time and memory of a full read. Such a session refuses appends. A file the
+    skim does not take (to migrate, no header first, ``strict``) is read in full
+    (``session.skimmed`` is then ``False``).
     """
     file_path = Path(path)
     loaded: LoadedSession | None
     file_key: tuple[int, int] | None = None
+    skimmed = False
     if not file_path.exists():
         if not create:
             raise SessionFormatError("no such session file", path=str(file_path))
@@ -530,9 +545,12 @@ def open_session(
         # Taken before reading: if the file is replaced after this, the writer notices.
         with contextlib.suppress(OSError):
             file_key = _file_key(os.stat(file_path))
-        loaded = read_session_file(
-            file_path, strict=strict, invalid_header=invalid_header, new_id=new_id
-        )
+        loaded = _skimmed(file_path) if skim and not strict else None
+        skimmed = loaded is not None
+        if loaded is None:
+            loaded = read_session_file(
+                file_path, strict=strict, invalid_header=invalid_header, new_id=new_id
+            )
         if loaded.header is None and loaded.source.strip() and invalid_header == "error":
             raise SessionFormatError("no session header", path=str(file_path))
     header = loaded.header if loaded is not None else None
@@ -548,4 +566,23 @@ def open_session(
         new_id=new_id,
         file_key=file_key,
         on_stale=on_stale,
+        skimmed=skimmed,
+    )
+
+
+def _skimmed(path: Path) -> LoadedSession | None:
+    """The file skimmed (see :func:`open_session`), or ``None`` when it must be read in full."""
+    from synopsis.session.skim import skim_session_file
+
+    skimmed = skim_session_file(path)
+    if skimmed is None:
+        return None
+    return LoadedSession(
+        skimmed.header,
+        skimmed.entries,
+        skimmed.skipped,
+        version_before=skimmed.version_before,
+        source=skimmed.data,
+        entry_lines=skimmed.entry_lines,
+        path=str(path),
     )
