@@ -18,7 +18,9 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
+from typer.testing import CliRunner
 
+from synopsis.cli import app, session_commands
 from synopsis.cli.session_commands import _context_figures, _preview, _tree_rows
 from synopsis.errors import SessionFormatError
 from synopsis.session import FileSession, open_session
@@ -26,6 +28,7 @@ from synopsis.session.skim import MessageList, Unread
 from synopsis.tokens import CJK_ESTIMATE, PI_ESTIMATE
 from tests.session.builders import assistant, usage, user
 from tests.session.test_live_context import LiveContextMachine
+from tests.synthetic import write_session
 
 
 def _read(entry: dict[str, Any]) -> dict[str, Any]:
@@ -147,3 +150,39 @@ def test_a_file_the_skim_does_not_take_is_read_in_full(
         return
     skim = open_session(path, skim=True, invalid_header="new-session")
     assert not skim.skimmed and skim.entries == full.entries
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated session with a branch, a label and a checkpoint on the path."""
+    path = tmp_path_factory.mktemp("generated") / "session.jsonl"
+    write_session(path, seed=5, entries=400)
+    session = open_session(path, durable=False)
+    fork = session.entries[150]["id"]
+    session.branch(fork)
+    session.append_message(user("another way"))
+    session.append_label(fork, "fork here")
+    session.append_compaction("the story so far", session.path()[-2]["id"], 1234)
+    session.append_message(user("and on"))
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["tree"], ["tree", "--all"], ["tree", "--json"], ["context"], ["context", "--all"],
+     ["context", "--counter", "cjk", "--limit", "7"], ["context", "--leaf", "LEAF"]],
+    ids=" ".join,
+)  # fmt: skip
+def test_the_commands_print_the_same_of_a_skimmed_file(
+    generated: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI's output with every file skimmed equals its output with none skimmed."""
+    leaf = open_session(generated).entries[120]["id"]
+    args = [leaf if arg == "LEAF" else arg for arg in args]
+    outputs = []
+    for threshold in (0, 1 << 62):
+        monkeypatch.setattr(session_commands, "SKIM_FROM_BYTES", threshold)
+        done = CliRunner().invoke(app, [args[0], str(generated), *args[1:]])
+        assert done.exit_code == 0, done.output
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].strip()

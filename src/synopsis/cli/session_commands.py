@@ -53,14 +53,24 @@ CounterOpt = Annotated[
 ]
 
 
+SKIM_FROM_BYTES = 1 << 20
+"""Smaller files are read in full: reading a small file is quicker than importing the
+skim's decoder (msgspec) to read less of it, and a CLI call on it starts faster."""
+
+
 def load(path: Path, *, skim: bool = False) -> FileSession:
     """Open a session, warning about every line that could not be loaded.
 
     An empty (or blank) file is an error: every command here needs a session, and
     treating nothing as a new one would print an empty tree or compact nothing.
     ``skim``: message bodies may stay unread (see :func:`open_session`), for a command
-    that reads few of them.
+    that reads few of them; a file under :data:`SKIM_FROM_BYTES` is read in full.
     """
+    if skim:
+        try:
+            skim = path.stat().st_size >= SKIM_FROM_BYTES
+        except OSError:
+            skim = False  # open_session says what is wrong with the path
     session = open_session(path, skim=skim)
     if not session.header_valid:
         raise SessionFormatError("the file is empty: it holds no session", path=str(path))
