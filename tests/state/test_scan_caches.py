@@ -411,3 +411,38 @@ def test_remembered_rule_matches_equal_a_run_of_every_record(text: str) -> None:
             found = rules.first_match(stage, low)
             assert (found and (found[0], found[1].span())) == plain
             assert rules.masked(stage, low) == rules._masked(stage, low)
+
+
+@slow
+@given(texts, texts)
+def test_remembered_digests_spaces_and_reply_words_equal_fresh_ones(text: str, line: str) -> None:
+    from synopsis.state import _relied
+
+    forget()
+    result = f"{text}\n {line} \n{text}"
+    fresh = (
+        _text.digest.scan(text),
+        _text.normalize_ws.scan(result),
+        _relied._weights.scan(result),
+        _relied._lines_and_words.scan(result),
+    )
+    for _ in range(2):  # scanned, then remembered
+        assert (
+            _text.digest(text),
+            _text.normalize_ws(result),
+            _relied._weights(result),
+            _relied._lines_and_words(result),
+        ) == fresh
+    assert [line for line, _ in fresh[3]] == [part.strip() for part in result.split("\n")]
+
+
+def test_a_memo_scans_a_text_once_and_only_when_called() -> None:
+    from synopsis.state import _memo
+
+    calls: list[str] = []
+    memo = _memo.TextMemo(lambda text: calls.append(text) or text.upper())
+    assert "a" not in memo and memo.get("a") is None and memo.results.get("a") is None
+    assert memo("a") == "A" and memo("a") == "A" and memo("b") == "B"
+    assert calls == ["a", "b"] and memo.chars == 2 and memo.results == {"a": "A", "b": "B"}
+    memo.clear()
+    assert memo("a") == "A" and calls == ["a", "b", "a"]

@@ -14,7 +14,7 @@ long-running agent does not keep every transcript it ever saw alive through it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 MAX_CHARS = 16_000_000
 """Characters of remembered texts per scan before its memo is emptied."""
@@ -22,34 +22,48 @@ MAX_CHARS = 16_000_000
 T = TypeVar("T")
 
 
-class TextMemo(Generic[T]):
-    """One scan's remembered results (results must be immutable: they are shared)."""
+class TextMemo(dict[str, T]):
+    """One scan's remembered results, by text (results must be immutable: they are shared).
+
+    Calling the memo is the dict's own look-up, so a text seen before costs one look-up
+    in C, not a Python call (a pass over a log asks a memo hundreds of thousands of
+    times); only a new text reaches :meth:`__missing__`, which scans it.
+    """
+
+    __slots__ = ("chars", "scan")
 
     def __init__(self, scan: Callable[[str], T]) -> None:
+        super().__init__()
         self.scan = scan
-        self.results: dict[str, T] = {}
         self.chars = 0
 
-    def __call__(self, text: str) -> T:
-        try:
-            return self.results[text]
-        except KeyError:
-            pass
+    if TYPE_CHECKING:
+
+        def __call__(self, text: str) -> T: ...
+
+    else:
+        __call__ = dict.__getitem__
+
+    def __missing__(self, text: str) -> T:
         result = self.scan(text)
         self.remember(text, result)
         return result
+
+    @property
+    def results(self) -> dict[str, T]:
+        """The remembered results (the memo itself: ``in`` and ``get`` never scan)."""
+        return self
 
     def remember(self, text: str, result: T) -> None:
         """Store ``result`` as the scan of ``text`` (a caller that scanned it otherwise:
         several texts at once)."""
         if self.chars + len(text) > MAX_CHARS:
-            self.results.clear()
-            self.chars = 0
-        self.results[text] = result
+            self.clear()
+        self[text] = result
         self.chars += len(text)
 
     def clear(self) -> None:
-        self.results.clear()
+        super().clear()
         self.chars = 0
 
 

@@ -103,6 +103,7 @@ MAX_FLAGGED_PER_RESULT = 2
 """Lines of one result kept for a status code or a stressed limit (the first ones)."""
 
 
+@remembered  # a reply's lines and the results it reads are weighed again by the guard's pass
 def _weights(text: str) -> dict[str, int]:
     """The tokens of ``text`` with how specific each is (see :data:`MIN_SCORE`)."""
     found: dict[str, int] = {}
@@ -185,10 +186,8 @@ class ReliedLines:
         found: list[Fact] = []
         for result, entry_id in pending:
             scored: list[tuple[int, int, str]] = []
-            for index, line in enumerate(result.split("\n")):
-                line = line.strip()
+            for index, (line, raw) in enumerate(_lines_and_words(result)):
                 # the words a line shares with the reply, at C speed, before weighing them
-                raw = _TOKEN.findall(_DIGIT_COMMA.sub("", line).lower())
                 if (
                     said.keys().isdisjoint(raw)
                     and not (cjk and any(t[0] >= "\u3400" for t in raw))
@@ -207,6 +206,16 @@ class ReliedLines:
                 Fact(line, entry_id, "tool", "tool") for _, _, line in sorted(best, key=_line)
             )
         return found
+
+
+@remembered  # a result is read by its reply again in every pass over the log
+def _lines_and_words(result: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each line of ``result``, stripped, with its lower-cased words (the tokens the reply
+    is weighed by)."""
+    lines = (line.strip() for line in result.split("\n"))
+    return tuple(
+        (line, tuple(_TOKEN.findall(_DIGIT_COMMA.sub("", line).lower()))) for line in lines
+    )
 
 
 _LETTER = re.compile(r"[^\W\d_]")

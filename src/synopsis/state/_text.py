@@ -18,6 +18,7 @@ MAX_SENTENCE = 300
 _WS = re.compile(r"\s+")
 
 
+@remembered  # asked of the same texts by many rules, and again in every pass over a log
 def normalize_ws(text: str) -> str:
     """Whitespace runs collapsed to one space, ends stripped (for presence checks)."""
     return _WS.sub(" ", text).strip()
@@ -250,6 +251,7 @@ def sentence_around(text: str, position: int) -> str:
     return window(line[start:].strip(), max(0, offset - start), MAX_CONTEXT)
 
 
+@remembered  # the same keys (a request, a command) are digested again at every message
 def digest(key: str) -> str:
     """A short digest of ``key``: how folded records are remembered."""
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
