@@ -2,7 +2,7 @@
 """Run every benchmark and print one table of medians, ours next to the reference.
 
     python benchmarks/run.py [--quick] [--repeat N] [--process-runs N] [--no-process]
-                             [--no-pi] [--no-turn] [--no-embedded]
+                             [--no-pi] [--no-turn] [--no-embedded] [--no-cli]
 
 Inputs: Pi's recorded sessions (when ``../shared/fixtures/pi`` is present) and the
 100k-entry synthetic session ``bench-data/s1000-n100k.jsonl`` (generated on first use
@@ -11,8 +11,10 @@ leaves out the 100k session and the whole-process runs.
 
 First comes the side-by-side with Pi 1.6.0 itself on the 100k session
 (``bench_pi.py``: open + build context + prepare, whole processes, alternating runs;
-skipped with a note without node), then the per-turn cost at 1k / 10k / 50k / 100k
-entries (``bench_turn.py``, when present), then the table of in-process figures. The
+skipped with a note without node), the CLI's ``tree`` and ``context`` on it
+(``bench_cli.py``, whole processes, unless ``--no-cli``), then the per-turn cost at 1k /
+10k / 50k / 100k entries (``bench_turn.py``, when present), then the table of
+in-process figures. The
 embedded summarizer's throughput (``bench_embedded.py``, its own table) runs last
 unless ``--no-embedded``.
 """
@@ -55,6 +57,7 @@ def main() -> None:
     parser.add_argument("--no-pi", action="store_true", help="skip the side-by-side with Pi")
     parser.add_argument("--no-turn", action="store_true", help="skip the per-turn figures")
     parser.add_argument("--no-embedded", action="store_true", help="skip bench_embedded.py")
+    parser.add_argument("--no-cli", action="store_true", help="skip bench_cli.py")
     args = parser.parse_args()
 
     started = time.perf_counter()
@@ -68,6 +71,10 @@ def main() -> None:
             bench_pi.print_side_by_side(side)
         print("… whole-process driver runs", file=sys.stderr, flush=True)
         process_rows = bench_process.run(big_session(), args.process_runs)
+        if not args.no_cli:
+            print("\nCLI human output (bench_cli.py)", flush=True)
+            cli = Path(__file__).with_name("bench_cli.py")
+            subprocess.run([sys.executable, str(cli), "--runs", str(args.process_runs)], check=True)
     else:
         process_rows = []
     _per_turn(not (args.quick or args.no_turn))
