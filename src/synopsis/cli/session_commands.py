@@ -16,7 +16,7 @@ from synopsis.session import FileSession, open_session
 from synopsis.session.context import SessionContext
 from synopsis.session.entries import Entry
 from synopsis.session.jsonl import gc_paused, write_atomically
-from synopsis.session.skim import full_message, messages_of
+from synopsis.session.skim import Unread, full_message, messages_of
 from synopsis.token_counters import token_counter
 from synopsis.tokens import ContextTokens, TokenCounter, current_context_tokens
 
@@ -82,7 +82,9 @@ def load(path: Path, *, skim: bool = False) -> FileSession:
 def _preview(entry: Entry, width: int = 72) -> str:
     kind = entry.get("type")
     if kind == "message":
-        message = full_message(entry["message"])
+        message = entry["message"]
+        if type(message) is Unread:  # read for this line only: `tree --all` reads every one
+            message = message.read()
         role = role_of(message)
         if role == "assistant":
             names = [str(call.get("name")) for call in tool_calls(message)]

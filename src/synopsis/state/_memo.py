@@ -66,6 +66,9 @@ class TextMemo(dict[str, T]):
         super().clear()
         self.chars = 0
 
+    def __repr__(self) -> str:  # not the texts: a memo may hold millions of characters
+        return f"<TextMemo of {self.scan!r}: {len(self)} texts>"
+
 
 _memos: list[TextMemo[object]] = []
 
