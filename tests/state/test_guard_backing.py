@@ -84,3 +84,27 @@ def test_a_model_copying_its_invented_rule_never_gets_it_through() -> None:
     )
     assert second.summary is not None and MADE_UP not in second.summary
     assert USERS in second.summary  # the user's own rule, pinned, verbatim
+
+
+def test_a_rule_of_the_previous_checkpoint_stays_when_no_state_came_with_it() -> None:
+    """A checkpoint passed on as text only (another tool wrote it, or its details were
+    lost): the messages that backed its rules are gone, the checkpoint itself backs them."""
+    kept_rule = MADE_UP  # in the previous checkpoint, and copied by the model from it
+    previous = f"## Goal\n- Book the Porto to Oslo flight.\n\n## Constraints & Preferences\n- {kept_rule}\n"
+    result = asyncio.run(
+        compact_messages(
+            talk(), summarizer=CopyingModel(), keep_recent_tokens=40, previous_summary=previous
+        )
+    )
+    assert result.summary is not None and kept_rule in result.summary
+    assert USERS in result.summary
+
+
+def test_the_previous_checkpoint_backs_only_its_own_rules() -> None:
+    state = extract_working_state(talk())
+    earlier = "## Goal\n- Book the flight.\n\n## Constraints & Preferences\n- Window seats only.\n"
+    guarded = guard_summary(
+        f"## Constraints & Preferences\n- {MADE_UP}\n- Window seats only.\n", state, earlier=earlier
+    )
+    assert "Window seats only." in guarded.text
+    assert MADE_UP not in guarded.text  # backed neither by the state nor by the checkpoint

@@ -296,7 +296,9 @@ async def compact(
             budget = summary_max_tokens
         else:
             budget = history_limit + (prefix_limit if preparation.is_split_turn and prefix else 0)
-        checked = guard_summary(text, state, later=later, max_chars=budget * 4 - len(file_lists))
+        checked = guard_summary(
+            text, state, later=later, max_chars=budget * 4 - len(file_lists), earlier=previous
+        )
         text = checked.text
         details["workingState"] = state.to_json()
         details["guard"] = checked.to_json()

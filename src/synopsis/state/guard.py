@@ -176,12 +176,15 @@ def guard_summary(
     *,
     later: WorkingState | None = None,
     max_chars: int | None = None,
+    earlier: str | None = None,
 ) -> GuardResult:
     """``summary`` with every missing pinned fact restored and replaced values cut.
 
     ``later`` is the state with the messages kept after the checkpoint merged in: a value
     they correct is not restored and is cut from the checkpoint too, so the checkpoint
-    never contradicts the conversation that follows it. With ``max_chars`` the result,
+    never contradicts the conversation that follows it. ``earlier`` is the previous
+    checkpoint the summary was written from: a rule it lists backs the same rule in the
+    new one (see :func:`_without_unbacked_rules`). With ``max_chars`` the result,
     restored facts included, is cut back to that size: detail lines go first (Done,
     Critical Context, Failed Approaches, Key Decisions …), lines that state a pinned fact
     and the rules never go (see :func:`trim_to`).
@@ -221,9 +224,12 @@ def guard_summary(
     body, split_part = (head[: turn.start()], head[turn.start() :]) if turn else (head, "")
 
     restored: list[GuardChange] = []
-    lines, dropped = _without_unbacked_rules(body.split("\n"), state)
+    earlier_rules = _rule_items(earlier.split("\n")) if earlier else []
+    lines, dropped = _without_unbacked_rules(body.split("\n"), state, earlier_rules)
     if split_part:  # the split turn's own summary is a model's text too
-        split_lines, split_dropped = _without_unbacked_rules(split_part.split("\n"), state)
+        split_lines, split_dropped = _without_unbacked_rules(
+            split_part.split("\n"), state, earlier_rules
+        )
         split_part, dropped = "\n".join(split_lines), dropped + split_dropped
     for section in ("constraints", "goal", "blocked", "critical"):
         facts = missing.get(section)
@@ -246,8 +252,18 @@ UNBACKED_SHARE = 0.5
 holds from the user (a rule, a statement, a request) or from an earlier checkpoint's rules."""
 
 
+def _rule_items(lines: list[str]) -> list[str]:
+    """The texts of the Constraints items of a checkpoint's lines."""
+    kinds = _section_kinds(lines)
+    return [
+        split_entry_suffix(item_text(line))[0]
+        for index, line in enumerate(lines)
+        if kinds.get(index) == "constraints" and _is_item(line)
+    ]
+
+
 def _without_unbacked_rules(
-    lines: list[str], state: WorkingState
+    lines: list[str], state: WorkingState, earlier_rules: Collection[str] = ()
 ) -> tuple[list[str], list[GuardChange]]:
     """``lines`` without the Constraints items that nothing the user wrote backs.
 
@@ -255,7 +271,9 @@ def _without_unbacked_rules(
     round would read it back and keep it for good. The state knows what the user said:
     a rule line whose words stand in none of its records is nobody's rule and goes (a
     paraphrase of a real rule shares its words and stays; a rule the guard pins is
-    restored verbatim anyway). With nothing to check against, nothing is dropped."""
+    restored verbatim anyway). A rule of the previous checkpoint (``earlier_rules``) is
+    backed by it: its messages are no longer here to back it, and a checkpoint synopsis
+    guarded kept only backed rules. With nothing to check against, nothing is dropped."""
     backing = [
         topic_words(lower_same(text))
         for text in (
@@ -264,6 +282,7 @@ def _without_unbacked_rules(
             *(g.text for g in state.goals),
             *(d.text for d in state.decisions if d.source == "user"),
             *(fact.line for fact in pinned_facts(state)),
+            *earlier_rules,
         )
     ]
     if not backing:
