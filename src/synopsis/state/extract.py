@@ -591,14 +591,18 @@ class _Builder:
                 # Everything it stated is restated: the statement itself is replaced. One
                 # that also holds other values ("by March 15, to 588 West Road") stays,
                 # with only the replaced value cut from it.
-                # A rule goes only when each of its sentences is about that value: "Always
-                # write tests first. The team is 9 people." keeps its first sentence.
+                # A rule goes only when each of its rule sentences is about that value:
+                # "Always write tests first. The team is 9 people." keeps its first
+                # sentence; the sentence that names its subject ("The box is shared.
+                # Never restart it before 6pm.") goes with it.
                 if store == "fact":
                     self.facts[key] = replace(self.facts[key], superseded_by=marker)
                 elif all(
                     any(same(c) for c, _ in st.value_classes(old_text[start:end]))
                     or st.refers_back(pat.lower_same(old_text[start:end]))
                     for start, end in sentences(old_text)
+                    if st.is_rule(pat.lower_same(old_text[start:end]))
+                    or st.value_classes(old_text[start:end])
                 ):
                     self.constraints[key] = replace(self.constraints[key], superseded_by=marker)
             old_days: set[tuple[int, int]] = set()

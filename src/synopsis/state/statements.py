@@ -173,6 +173,7 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
     start, end = spans[first][0], spans[last][1]
     if last + 1 < len(spans) and _tells_its_value(text, spans, last + 1, end):
         end = spans[last + 1][1]  # "… stay masked. There's a role for that, analyst_masked."
+    start = spans[_subject_before(text, spans, first, end)][0]
     if not has_specific(own, pat.lower_same(own)):
         for other in (first - 1, last + 1):
             if 0 <= other < len(spans):
@@ -189,6 +190,58 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
                     break
     # One line: a statement that runs over a line break is joined with a space.
     return _BREAKS.sub(" ", window(text[start:end], at - start, MAX_SENTENCE))
+
+
+MAX_SUBJECT_BACK = 2
+"""How many sentences before a rule that points back ("Never restart it") its subject may
+lie: the one it points at, and one more when that one names no subject of its own
+("Could you add a granola bar? Something nut-free. Don't go above $6 for it.")."""
+
+
+def _subject_before(text: str, spans: list[tuple[int, int]], first: int, end: int) -> int:
+    """The first sentence of a rule statement starting at ``spans[first]``: the sentences
+    before it in its paragraph that name what it points back at ("The staging box is
+    shared. Never restart it during the day.": the rule is about the staging box)."""
+    pointing = points_back(pat.lower_same(text[spans[first][0] : end]))
+    taken = 0
+    while pointing and first > 0 and taken < MAX_SUBJECT_BACK:
+        o_start, o_end = spans[first - 1]
+        between = text[o_end : spans[first][0]]
+        before = text[o_start:o_end]
+        low = pat.lower_same(before)
+        if (
+            "\n\n" in between
+            or _LIST_ITEM.search(between)
+            or end - o_start > MAX_SENTENCE
+            or classify(before, low) == "rule"
+        ):
+            break
+        first, taken = first - 1, taken + 1
+        pointing = points_back(low) or _ELLIPTICAL.match(low) is not None
+    return first
+
+
+_ELLIPTICAL = re.compile(
+    r"^(?:something|anything|one|ones|ideally|preferably|nothing)\b|^(?:最好|要那种|那种|就要)"
+)
+"""A phrase that goes on with the sentence before it ("Something with a nut-free label."):
+its subject is there."""
+
+
+_POINTS_BACK = re.compile(
+    r"(?<=[a-z] )(?:it|them)\b(?!['’]s| is| was)|\bthere\b(?!['’]s| is| are| was| were| will| has)|"
+    r"(?<!\bso )\b(?:that|those)\s+(?!(?:the|a|an|it|its|is|was|are|were|we|you|i|they|he|she|"
+    r"all|every|each|no|any|our|your|my|their|this|there|way|much|many|one|if|when|to|and|or|"
+    r"can|will|would|should|must|might|may|does|do|did|has|have|had|not)\b)[a-z]{3,}|"
+    r"它|(?:^|[，,]\s*)(?:那里|那儿|那边)"
+)
+
+
+def points_back(low: str) -> bool:
+    """Whether a rule names its subject only by pointing back at it ("never restart it",
+    "nothing in that bucket", "别动它"; not "It starts May 12, …", which names what it is
+    about as it goes on): the sentence it points at belongs to it."""
+    return _POINTS_BACK.search(low) is not None
 
 
 def _tells_its_value(text: str, spans: list[tuple[int, int]], other: int, end: int) -> bool:

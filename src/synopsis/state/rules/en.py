@@ -483,10 +483,56 @@ RULES: tuple[Rule, ...] = (
         r"\s+(?:to\s+)?(?:you\s+)?)?(?:take (?:good )?care of yourself|stay (?:positive|strong|"
         r"safe|hopeful)|keep (?:your head up|smiling|shining|believing)|hang in there|"
         r"believe in yourself|be kind to yourself|treat yourself|enjoy (?:yourself|every moment|"
-        r"the ride|it)|have (?:a )?(?:fun|blast|great time))\b",
+        r"the ride|it)|have (?:a )?(?:fun|blast|great time))\b|"
+        r"\b(?:don['’]?t|do not) (?:work|push yourself|stress(?: yourself)?|overthink(?: it)?) "
+        r"too (?:hard|much)\b|\b(?:don['’]?t|do not) overdo it\b",
         matches=("Rest up and make sure you take care of yourself.",
-                 "Don't forget to stay hopeful, it gets better."),
-        misses=("Make sure you take the backup first.", "Don't forget to stay on the VPN."),
+                 "Don't forget to stay hopeful, it gets better.",
+                 "Good luck tomorrow and don't push yourself too hard."),
+        misses=("Make sure you take the backup first.", "Don't forget to stay on the VPN.",
+                "Don't push to main too often."),
+    ),
+    Rule(
+        "what-one-lacks",
+        "not-rule",
+        # what the speaker has not got ("I likely don't have admin rights there"): a fact
+        # about them; "we don't have to …" is a negated obligation (its own record)
+        r"\b(?:i|we)\s+(?:\w+ly\s+|still\s+|even\s+)?(?P<cue>do not|don['’]?t|did not|"
+        r"didn['’]?t)\s+(?:(?:yet|even|currently)\s+)?(?:have|own|get)\b(?!\s+to\b)",
+        matches=("Since my account is limited, I likely do not have the admin role.",
+                 "We don't have a staging cluster yet."),
+        misses=("We don't have to ship it today.", "Don't give me the admin role.",
+                "I don't want a staging cluster."),
+    ),
+    Rule(
+        "observed-behaviour",
+        "not-rule",
+        # "only" in how something behaves ("it only takes security fixes", "the bar only
+        # updating on the first hit"): a description of what is, not a limit for anyone —
+        # an instruction has a bare verb or a noun after "only" ("only use", "only Python")
+        r"\b(?:it|that|this|which|he|she|they|there)\s+(?:\w+ly\s+)?(?:still\s+)?"
+        r"(?P<cue>only)\s+(?!(?:uses|runs|needs|wants)\b)[a-z]{3,}(?:es|[^s]s|ed)\b|"
+        r"\bonly\s+(?!(?:thing|string|spring|king|ring|wing|ceiling|nothing|"
+        r"something|anything|everything|morning|evening|ping|listing|setting|heading|"
+        r"building|logging|staging|pricing|billing|testing|caching|routing|"
+        r"warning|padding|spacing)\b)[a-z]{2,}ing\b",
+        matches=("The branch is frozen, it only takes hotfixes now.",
+                 "so hits 2 and 3 only showing the numbers",
+                 "the banner is broken: it only appeared after a reload."),
+        misses=("Only use the staging database.", "Only Python 3.11.", "Only logging changes.",
+                "It should only take a minute."),
+    ),
+    Rule(
+        "problem-report",
+        "not-rule",
+        # the user telling what goes wrong ("there's one issue, the bar never resets"): the
+        # rest of the sentence describes the fault; a fix asked for is said in its own words
+        r"\b(?:there['’]?s|there is|i (?:found|noticed|see|get|got|hit)|we (?:found|hit|have))"
+        r" (?:(?:a|an|one|the|another|some|main|big|small|new|weird|strange|real|other) ){0,3}"
+        r"(?:issue|bug|problem|glitch|regression)s?\b[^.!?\n]*",
+        matches=("great, now it works, but there's main issue, the bar is only updated once",
+                 "I found a bug: the popup never closes."),
+        misses=("Never close the popup.", "The issue tracker is on GitHub."),
     ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
     Rule(

@@ -124,6 +124,51 @@ RULES: tuple[Rule, ...] = (
         misses=("总是先跑测试。", "永远不要直接推 main。"),
     ),
     Rule(
+        "care-and-wishes-zh",
+        "not-rule",
+        # a friend's care and wishes shaped like orders ("一定要好好休息", "千万别累着",
+        # "祝你…"): nobody is asked to do anything
+        r"祝(?:你|您|大家|你们)[^。！？!?\n]*|"
+        r"(?:(?:一定|千万|务必|记得)(?:要|得)?)?(?:好好|多)?(?:休息|照顾(?:好)?自己|保重(?:身体)?|"
+        r"注意身体|放松一下|开开心心)|"
+        r"(?:一定|千万)?别(?:太|那么|把自己)?(?:累着?|辛苦|担心|熬夜|难过|伤心|紧张|着急|客气|"
+        r"想太多|灰心|放弃)",
+        matches=("周末一定要好好休息哦！", "祝你面试顺利，千万别紧张。", "你也别太辛苦了。"),
+        misses=("周末别发版。", "千万别动生产库。", "一定要先备份。"),
+    ),
+    Rule(
+        "reported-saying-zh",
+        "not-rule",
+        # what family, teachers or others say or taught ("我妈总说要早睡", "老师以前让我们…"):
+        # their words, reported (a boss's or client's word on the work is not in this list)
+        r"(?:他|她|他们|她们|我(?:妈|爸|奶奶|爷爷|姥姥|外婆|姥爷|外公|爸妈|父母|老婆|老公)|"
+        r"妈妈|爸爸|老师|医生|长辈|老人|别人)(?:也|就)?(?:总是|老是|总|一直|以前|从小|经常|常常|常){0,2}"
+        r"(?:说|讲|告诉|教|叫|让|劝|嘱咐|提醒)[^。！？!?\n]*",
+        matches=("我妈总是说要早睡早起。", "老师以前一直让我们每天必须背课文。"),
+        misses=("不要让他们看到。", "老板说必须周五前交。"),
+    ),
+    Rule(
+        "how-others-are-zh",
+        "not-rule",
+        # 总是 / 永远 / 从来 of how someone or some place is ("他们家总是很热闹", "那家店永远
+        # 排长队"): a description; a rule about it keeps its own negation ("那个接口永远不能改")
+        r"(?:他|她)们?[\u4e00-\u9fff]{0,2}?(?P<cue>总是|老是|永远|一直|从来)"
+        r"(?!不要|不能|别|不许|不准|都要|要)|"
+        r"(?:那|这)(?:家|个|里|边|些)[\u4e00-\u9fff]{0,3}?(?P<cue2>总是|老是|永远|一直|从来)"
+        r"(?!不要|不能|别|不许|不准|都要|要|不动)",
+        matches=("他们家总是很热闹。", "那家店永远排长队。", "她从来不迟到。"),
+        misses=("那个接口永远不能改。", "永远不要直接推 main。", "这个文件一直不要动。"),
+    ),
+    Rule(
+        "merely-zh",
+        "not-rule",
+        # 只 in "只是" (merely), "只好" (had to), "不只" (not only), and 只有 … 有 of what
+        # there is ("只有周五有鸡腿"): a description, no limit set
+        r"只是|只好|不只|(?P<cue>只有)[^，。！？,!?]{1,8}?才?有(?![人权])",
+        matches=("我只是随便问问。", "哈哈，食堂只有周五有鸡腿。", "下雨了，只好改天。"),
+        misses=("只用公司邮箱发。", "只有管理员才能删。"),
+    ),
+    Rule(
         "address-zh",
         "specific",
         r"[\u4e00-\u9fff]{1,10}(?:省|市|区|县|镇|乡|路|街|大道|弄|胡同|小区|大厦|广场|园区|栋|幢|单元)",
