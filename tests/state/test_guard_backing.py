@@ -90,7 +90,10 @@ def test_a_rule_of_the_previous_checkpoint_stays_when_no_state_came_with_it() ->
     """A checkpoint passed on as text only (another tool wrote it, or its details were
     lost): the messages that backed its rules are gone, the checkpoint itself backs them."""
     kept_rule = MADE_UP  # in the previous checkpoint, and copied by the model from it
-    previous = f"## Goal\n- Book the Porto to Oslo flight.\n\n## Constraints & Preferences\n- {kept_rule}\n"
+    previous = (
+        "## Goal\n- Book the Porto to Oslo flight.\n\n"
+        f"## Constraints & Preferences\n- {kept_rule}\n"
+    )
     result = asyncio.run(
         compact_messages(
             talk(), summarizer=CopyingModel(), keep_recent_tokens=40, previous_summary=previous

@@ -323,3 +323,75 @@ def test_a_fact_a_rule_only_stands_beside_stays_a_fact() -> None:
     state = extract_working_state([user(text)])
     assert any("Weekend visits only" in c.text for c in state.current_constraints())
     assert [f.text for f in state.current_facts()] == ["I live near the Harbour Road depot."]
+
+
+# --- this stop's classes: each written for this file, in words of our own ----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # care, wishes and reported sayings in Chinese small talk
+        "考试加油，记得好好休息！",
+        "祝你们玩得开心，千万别累着。",
+        "我奶奶总说吃饭一定要细嚼慢咽。",
+        # how others or places are
+        "她们一直很照顾我。",
+        "那边的咖啡馆永远坐满了人。",
+        # merely, and what there is
+        "我只是好奇问一下。",
+        "我们小区只有晚上才有热水。",
+        # what the speaker lacks, what goes wrong, how something behaves
+        "We don't have a test server at the moment.",
+        "I noticed a bug: the counter never goes above nine.",
+        "The scheduler is odd, it only fires on the first run.",
+        "Don't stress yourself too much over the exam.",
+    ],
+)
+def test_small_talk_descriptions_and_bug_reports_are_not_rules(text: str) -> None:
+    assert rules_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("The build agent is shared with QA. Never wipe it without telling them.", "build agent"),
+        ("Our metrics bucket holds the billing exports. Never empty that bucket by hand.",
+         "metrics bucket"),
+        ("那台打印机是财务专用的。别往它上面发大文件。", "打印机"),
+        # two back: a request, a phrase that goes on with it, then the limit
+        ("Could you find a quieter hotel? One near the river. Keep it under 120 a night.", "hotel"),
+    ],
+)  # fmt: skip
+def test_a_rule_that_points_back_carries_its_subject(text: str, subject: str) -> None:
+    assert any(subject in rule for rule in rules_of(text))
+
+
+def test_a_subject_in_an_earlier_paragraph_is_not_taken() -> None:
+    text = "The staging box is slow.\n\nNever restart it on a Friday."
+    assert rules_of(text) == ["Never restart it on a Friday."]
+
+
+def test_a_rule_whose_value_changes_goes_with_its_subject_sentence() -> None:
+    first = "The demo laptop is shared by sales. Never lend it out after 5pm."
+    state = extract_working_state(
+        [user(first), {"role": "assistant", "content": "Noted."}, user("Actually, make that 7pm.")]
+    )
+    assert not any("5pm" in c.text for c in state.current_constraints())
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Wait for my go-ahead before you touch the DNS records.", "go-ahead"),
+        ("Let's migrate the handlers one module at a time.", "one module at a time"),
+        ("Reply in Spanish, the client reads these notes.", "Spanish"),
+        ("以后都用英文回复客户。", "英文"),
+    ],
+)
+def test_standing_rules_in_more_words(text: str, kept: str) -> None:
+    assert any(kept in rule for rule in rules_of(text))
+
+
+def test_a_step_by_step_guide_asked_for_sets_no_rule() -> None:
+    assert rules_of("Write me a step-by-step guide for the release.") == []

@@ -69,7 +69,7 @@ def has_subject(sentence: str, low: str) -> bool:
     return bool(words - _EMPTY_WORDS)
 
 
-_WORD3 = re.compile(r"[a-z][a-z0-9]{2,}")
+_WORD3 = re.compile(r"[^\W\d_][^\W_]{2,}")
 _EMPTY_WORDS = frozenset(
     {"yeah", "yes", "okay", "fine", "right", "really", "please", "again", "but", "and", "the",
      "seriously", "honestly", "absolutely", "definitely", "literally", "obviously", "ever",

@@ -238,6 +238,37 @@ RULES: tuple[Rule, ...] = (
         matches=("Be sure to strip the BOM.", "Do not forget to tag it."),
         misses=("I am sure the tag is there.",),
     ),
+    Rule(
+        "wait-for-my-approval",
+        "rule",
+        # the user keeps the last word: "pause for my approval", "hold off on applying"
+        r"\b(?:wait|pause|stop)(?: and wait)? (?:for|until (?:i|you get)) (?:my |me to give |an? |"
+        r"explicit |the )?(?:explicit )?(?:approval|ok|okay|go-?ahead|confirmation|sign-?off|"
+        r"green light|go)\b|\bhold off (?:on|with)\b",
+        matches=("Update the plan and pause for my approval", "Hold off on running the apply."),
+        misses=("We waited for the bus.", "Stop the server."),
+    ),
+    Rule(
+        "one-at-a-time",
+        "rule",
+        # how to go about the work; not "a step-by-step guide", which is what to write
+        r"\b(?:go|do|work|proceed|take|move|implement|handle|migrate|port)\b[^.!?\n]{0,20}?"
+        r"\bstep[- ]by[- ]step\b(?![- ](?:guide|instructions|tutorial|plan|walkthrough))|"
+        r"\bone (?:step|thing|file|change|command|task|commit|issue|question|item|fix|page|"
+        r"module) at a time\b",
+        matches=("Execute the plan one step at a time.", "Let's go step by step."),
+        misses=("The first step is done.", "Give me a comprehensive step by step to do that!",
+                "Write a step-by-step guide."),
+    ),
+    Rule(
+        "answer-in-a-language",
+        "rule",
+        r"\b(?:answer|reply|respond|write|talk|speak)(?: to me| back| only| always)? in "
+        r"(?:plain )?(?:english|german|french|spanish|italian|dutch|portuguese|russian|czech|"
+        r"polish|chinese|japanese|korean)\b",
+        matches=("Please answer in English, even when I write German.",),
+        misses=("The doc is written in English.",),
+    ),
     # --- rule words that state no rule -----------------------------------------------------
     Rule(
         "negated-obligation",
