@@ -395,3 +395,43 @@ def test_standing_rules_in_more_words(text: str, kept: str) -> None:
 
 def test_a_step_by_step_guide_asked_for_sets_no_rule() -> None:
     assert rules_of("Write me a step-by-step guide for the release.") == []
+
+
+def test_a_new_value_said_with_a_pronoun_carries_the_subject_it_points_at() -> None:
+    state = extract_working_state(
+        [
+            user("Deliveries only inside the loading slot, Tuesday 06:00–08:00."),
+            {"role": "assistant", "content": "Got it."},
+            user("Facilities changed our loading slot. It's now Thursday, 05:00 to 07:00."),
+        ]
+    )
+    rules = [c.text for c in state.current_constraints()]
+    assert any("loading slot" in r and "Thursday" in r for r in rules), rules
+    assert not any("Tuesday" in r for r in rules)
+
+
+def test_zh_a_description_of_how_things_stand_is_no_rule() -> None:
+    assert rules_of("测试环境现在已经锁了，只接受回归修复。") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Remove the old migration shims when you're done.", "old migration shims"),
+        ("Tag the release, but before you do, bump the changelog.", "changelog"),
+        ("Build a small parser (no regex engine needed).", "no regex engine"),
+    ],
+)
+def test_instructions_tied_to_a_point_of_the_work(text: str, kept: str) -> None:
+    assert any(kept in rule for rule in rules_of(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My role lacks the scopes needed to rotate the keys.",
+        "The total should be 40, not 38, so fix that please.",
+    ],
+)
+def test_what_something_takes_and_a_fix_asked_for_are_not_rules(text: str) -> None:
+    assert rules_of(text) == []

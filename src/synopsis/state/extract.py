@@ -469,11 +469,14 @@ class _Builder:
                 continue  # the value of a rule said next to it: one statement, the rule's
             if updating:
                 replaced = self._supersede(sentence, entry_id, said_here, message_words, kept)
-                words = st.topic_words(sentence_low)
+                first = st.subject_of(text, spans, index) if kind == "fact" else index
+                words = st.topic_words(low[spans[first][0] : end])
                 if kind == "fact" and any(words & st.rule_topic(rule) for rule in replaced):
                     # a new value of a standing rule, about what the rule is about, is the
-                    # rule now ("let's relax the coverage bar to 75")
-                    kind, record_text = "rule", st.statement(text, spans, index, start)
+                    # rule now ("let's relax the coverage bar to 75"), with the sentence it
+                    # points back at ("they moved our window. It's now Saturday 23:00.")
+                    kind = "rule"
+                    record_text = st.statement(text, spans, index, start, subject=first)
                     key = normalize_ws(record_text)
             said_here.add(key)
             if kind == "rule":

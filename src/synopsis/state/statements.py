@@ -158,12 +158,15 @@ def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[Sent
 # --- whole statements --------------------------------------------------------------------
 
 
-def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> str:
+def statement(
+    text: str, spans: list[tuple[int, int]], index: int, at: int, subject: int | None = None
+) -> str:
     """The rule in ``spans[index]`` as a whole statement: with the rule sentences next to
     it on the same line (a rule and its scope or exception, said in one breath: "Only
     packages/ui. Nobody touches packages/api."), and with the neighbouring sentence that
     carries its value when they carry none; windowed around the rule word ``at`` (an
-    offset in ``text``) so its value and negation stay."""
+    offset in ``text``) so its value and negation stay. ``subject`` is the sentence that
+    names what it is about, when the caller knows it (see :func:`subject_of`)."""
     first = last = index
     while first > 0 and _same_line_rule(text, spans, first - 1, first):
         first -= 1
@@ -173,7 +176,8 @@ def statement(text: str, spans: list[tuple[int, int]], index: int, at: int) -> s
     start, end = spans[first][0], spans[last][1]
     if last + 1 < len(spans) and _tells_its_value(text, spans, last + 1, end):
         end = spans[last + 1][1]  # "… stay masked. There's a role for that, analyst_masked."
-    start = spans[_subject_before(text, spans, first, end)][0]
+    before = _subject_before(text, spans, first, end)
+    start = spans[before if subject is None else min(before, subject)][0]
     if not has_specific(own, pat.lower_same(own)):
         for other in (first - 1, last + 1):
             if 0 <= other < len(spans):
@@ -198,13 +202,36 @@ lie: the one it points at, and one more when that one names no subject of its ow
 ("Could you add a granola bar? Something nut-free. Don't go above $6 for it.")."""
 
 
-def _subject_before(text: str, spans: list[tuple[int, int]], first: int, end: int) -> int:
+def subject_of(text: str, spans: list[tuple[int, int]], index: int) -> int:
+    """The sentence before ``spans[index]`` that a statement opening with a pronoun is about
+    ("They moved our window. It's now Saturday 23:00."), else ``index`` itself."""
+    low = pat.lower_same(text[spans[index][0] : spans[index][1]])
+    if _OPENS_WITH_PRONOUN.match(low) is None:
+        return index
+    return _subject_before(text, spans, index, spans[index][1], pointing=True, most=1)
+
+
+_OPENS_WITH_PRONOUN = re.compile(
+    r"^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:it|that|this)(?:['’]s| is| was)\b"
+)
+
+
+def _subject_before(
+    text: str,
+    spans: list[tuple[int, int]],
+    first: int,
+    end: int,
+    pointing: bool | None = None,
+    most: int = 2,
+) -> int:
     """The first sentence of a rule statement starting at ``spans[first]``: the sentences
     before it in its paragraph that name what it points back at ("The staging box is
-    shared. Never restart it during the day.": the rule is about the staging box)."""
-    pointing = points_back(pat.lower_same(text[spans[first][0] : end]))
+    shared. Never restart it during the day.": the rule is about the staging box), at
+    most ``most`` of them (:data:`MAX_SUBJECT_BACK`)."""
+    if pointing is None:
+        pointing = points_back(pat.lower_same(text[spans[first][0] : end]))
     taken = 0
-    while pointing and first > 0 and taken < MAX_SUBJECT_BACK:
+    while pointing and first > 0 and taken < min(most, MAX_SUBJECT_BACK):
         o_start, o_end = spans[first - 1]
         between = text[o_end : spans[first][0]]
         before = text[o_start:o_end]

@@ -119,11 +119,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "bare-prohibition",
         "rule",
-        r"^(?:[a-z][\w ]{0,20}:\s*)?(?:and |also |plus |but )?(?:definitely |absolutely |"
+        r"(?:^|\()(?:[a-z][\w ]{0,20}:\s*)?(?:and |also |plus |but )?(?:definitely |absolutely |"
         r"strictly |really |just )?no (?!(?:problem|worries|idea|rush|thanks?|luck|way|one|"
         r"longer|doubt|need|clue|matter|reason|wonder|wait|worry|big deal|offense)\b)[a-z][a-z-]+",
         matches=("No network calls from the sandbox.", "No force pushes.",
-                 "House rules: no shoes inside.", "And definitely no surprise fees."),
+                 "House rules: no shoes inside.", "And definitely no surprise fees.",
+                 "Write a small CLI (no GUI needed)."),
         misses=("No problem, take your time.", "Is there no way to do it?", "I know no one.",
                 "No wait, I misread."),
     ),
@@ -237,6 +238,21 @@ RULES: tuple[Rule, ...] = (
         r"\bbe sure to\b|\bdo not forget to\b",
         matches=("Be sure to strip the BOM.", "Do not forget to tag it."),
         misses=("I am sure the tag is there.",),
+    ),
+    Rule(
+        "at-a-point-of-the-work",
+        "rule",
+        # an instruction tied to a point of the work ("delete the old files when you're done",
+        # "before you commit, run the linter"): it holds until that point comes
+        r"^(?!(?:i|we|he|she|they|it)\b)[^.!?\n]{2,120}?\b(?:when|once|after|before) "
+        r"(?:you(?:['’]re| are) (?:done|finished)|you (?:finish|commit|push|merge|deploy|"
+        r"release|start|do(?: that| so| it)?)\b|(?:asking|committing|pushing|merging|deploying|"
+        r"releasing|finishing|executing|running)\b)",
+        matches=("Delete the old scripts when you're done.",
+                 "Commit it, but before you do, run the formatter.",
+                 "Explain each query before running it."),
+        misses=("I reverted it before you pushed.", "We met after the release.",
+                "When you're done, the page reloads."),
     ),
     Rule(
         "wait-for-my-approval",
@@ -552,6 +568,24 @@ RULES: tuple[Rule, ...] = (
                  "the banner is broken: it only appeared after a reload."),
         misses=("Only use the staging database.", "Only Python 3.11.", "Only logging changes.",
                 "It should only take a minute."),
+    ),
+    Rule(
+        "needed-for-a-purpose",
+        "not-rule",
+        # "the permissions required to create …": what something takes, not an order
+        r"(?:\b(?!(?:is|was|has|does|this|its)\b)[a-z]+s|\))\s+(?P<cue>required|needed) to\b",
+        matches=("I lack the permissions (e.g. Owner) required to create keys.",
+                 "the steps needed to reproduce it"),
+        misses=("You are required to sign first.", "Approval required to merge."),
+    ),
+    Rule(
+        "fix-this-report",
+        "not-rule",
+        # "X should be Y … so fix that": how it should have come out, and a fix asked for
+        r"\b(?P<cue>should(?:n['’]t)?)\b"
+        r"(?=[^.!?\n]*\b(?:fix|correct|repair) (?:that|it|this|them)\b)",
+        matches=("The button should be on the toolbar, not in the menu, so fix that too",),
+        misses=("The button should be on the toolbar.",),
     ),
     Rule(
         "problem-report",

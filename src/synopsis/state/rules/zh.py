@@ -174,6 +174,15 @@ RULES: tuple[Rule, ...] = (
         misses=("那个接口永远不能改。", "永远不要直接推 main。", "这个文件一直不要动。"),
     ),
     Rule(
+        "how-things-stand-zh",
+        "not-rule",
+        # 只 in how something stands now ("分支已经冻结了，只收 P0", "目前只支持 Chrome"): a
+        # description of what is, not a limit the user sets
+        r"(?:已经|目前|现在|暂时|如今)[^。！？\n]{0,24}?(?P<cue>只)(?:收|接受|支持|剩|开放|接|认)",
+        matches=("那个分支中午已经冻结了，只收紧急修复。", "这个插件目前只支持 Chrome。"),
+        misses=("只收现金。", "以后只用 pnpm。"),
+    ),
+    Rule(
         "merely-zh",
         "not-rule",
         # 只 in "只是" (merely), "只好" (had to), "不只" (not only), and 只有 … 有 of what
