@@ -7,9 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
-from synopsis.state._text import sentences
+from synopsis.state._text import MAX_SENTENCE, sentences
 from synopsis.state.extract import extract_working_state
+from synopsis.state.statements import classify_all, statement
 
 
 def user(text: str) -> dict[str, Any]:
@@ -435,3 +438,44 @@ def test_instructions_tied_to_a_point_of_the_work(text: str, kept: str) -> None:
 )
 def test_what_something_takes_and_a_fix_asked_for_are_not_rules(text: str) -> None:
     assert rules_of(text) == []
+
+
+_SENTENCES = hst.sampled_from(
+    [
+        "The staging box is shared.",
+        "Never restart it during the day.",
+        "Something quiet, near the river.",
+        "Keep it under 120 a night.",
+        "Could you find a hotel in Porto?",
+        "Nothing in that bucket gets deleted, ever.",
+        "We land on the 7th.",
+        "测试服务器是大家共用的。",
+        "白天不要重启它。",
+        "Always sign your tags.",
+    ]
+)
+_BREAKS = hst.sampled_from([" ", " ", "\n", "\n\n"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(hst.lists(hst.tuples(_SENTENCES, _BREAKS), min_size=1, max_size=6))
+def test_a_rule_statement_keeps_its_own_sentence_and_its_paragraph(
+    parts: list[tuple[str, str]],
+) -> None:
+    """Taking the subject from the sentences before never drops the rule's own words, never
+    reaches into another paragraph and never goes past the statement's length."""
+    text = "".join(sentence + gap for sentence, gap in parts).strip()
+    spans = sentences(text)
+    low = text.lower()
+    for index, kind in enumerate(classify_all(text, low, spans)):
+        if kind != "rule":
+            continue
+        own = text[slice(*spans[index])]
+        made = statement(text, spans, index, spans[index][0])
+        assert len(made) <= MAX_SENTENCE
+        if len(own) <= MAX_SENTENCE // 2:
+            assert " ".join(own.split()) in made
+        begin = text.rfind("\n\n", 0, spans[index][0])
+        stop = text.find("\n\n", spans[index][1])
+        paragraph = text[max(begin, 0) : stop if stop >= 0 else len(text)]
+        assert all(word in " ".join(paragraph.split()) for word in made.split())
