@@ -70,6 +70,7 @@ def has_subject(sentence: str, low: str) -> bool:
 
 
 _WORD3 = re.compile(r"[^\W\d_][^\W_]{2,}")
+"""A word of three letters or more, in any script ("legacy", "русском")."""
 _EMPTY_WORDS = frozenset(
     {"yeah", "yes", "okay", "fine", "right", "really", "please", "again", "but", "and", "the",
      "seriously", "honestly", "absolutely", "definitely", "literally", "obviously", "ever",
