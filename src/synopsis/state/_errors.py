@@ -35,7 +35,9 @@ _JS_LOOKBACK = 20000
 _ERROR_WORDS = re.compile(
     r"error|fail|exception|traceback|cannot|can't|could not|couldn't|not found|no such|"
     r"denied|invalid|refused|timed? ?out|exited with code|panic|fatal|missing|"
-    r"错误|失败|异常|报错",
+    r"错误|失败|异常|报错|錯誤|失敗|找不到|无法|無法|エラー|見つかりません|できません|"
+    r"fehler|fehlgeschlagen|nicht gefunden|erreur|échec|introuvable|erro\b|falh(?:a|ou)|"
+    r"não encontrad|ошибк|не удалось|не найден|chyb|selhal|nenalezen",
     re.IGNORECASE,
 )
 _BANNER = re.compile(r"^[=_*-]{3,}.*[=_*-]{3,}$|^[=_*-]{3,}$")
@@ -148,6 +150,7 @@ _RUNNER_NEEDLES = ("failed", "error", "FAILED", "Failed Tests", "--- FAIL: ")
 """Every match of :data:`_RUNNER_FAILED` holds one of these (keep them in step)."""
 _FAILURE_LINE = re.compile(
     r"^\s*(?:ERROR|FATAL|fatal|error|npm ERR!|ERR!)(?:\[[^\]]*\])?[: ]|\AError: \S|"
+    r"^\s*(?:Fehler|Erreur|Erro|Ошибка|ОШИБКА|Chyba|エラー|错误|錯誤)\s*[:：]|"
     r"^\S*\d\d:\d\d\S*\s+(?:\[[^\]]*\]\s+)?(?:ERROR|FATAL|PANIC)\b|\"level\":\s*\"(?:error|fatal)\"|"
     r"^An error occurred \(|"
     r"^[\w./-]+\(\d+,\d+\): error TS\d+|\berror TS\d+:|^Traceback \(most recent call last\)|"
@@ -159,7 +162,8 @@ _FAILURE_LINE = re.compile(
 )
 _FAILURE_NEEDLES = ("ERR", "FATAL", "fatal", "error", "Error: ", "PANIC", "Traceback",
                     "ELIFECYCLE", "Command failed", "denied", "not found", "No such file",
-                    "failed", "did not")  # fmt: skip
+                    "failed", "did not", "Fehler", "Erreur", "Erro", "Ошибка", "ОШИБКА", "Chyba",
+                    "エラー", "错误", "錯誤")  # fmt: skip
 """Every match of :data:`_FAILURE_LINE` holds one of these (keep them in step)."""
 _runner_failed = matches_anywhere(_RUNNER_FAILED)
 _failure_line = matches_anywhere(_FAILURE_LINE)
@@ -256,9 +260,17 @@ def _node_error(text: str) -> str | None:
 
 _HARNESS_MARK = re.compile(r"^Error: ")
 """How some harnesses mark a failed call's output (Claude Code: ``Error: <output>``)."""
-_NO_MESSAGE = re.compile(r"^(?:> |\S+:\d+(?::\d+)?\s+\S*\s*[━─=]{3,})")
-"""A line that names no reason: an npm script's echo (``> pkg@1.0 build``), or a
-location heading a diagnostic (``biome.json:3:3 deserialize ━━━``)."""
+_NO_MESSAGE = re.compile(
+    r"^(?:> |\S+:\d+(?::\d+)?\s+\S*\s*[━─=]{3,})|"
+    r"^(?:the )?(?:command|process|script|tool|task|job|step)(?: \S+)? "
+    r"(?:failed|exited|returned|ended)(?: with)?(?: (?:a |an )?(?:non-zero |nonzero )?"
+    r"(?:exit )?(?:code|status))?[: ]*-?\d*\.?$|^(?:exit (?:code|status)|output|stderr|stdout)"
+    r"\s*[:=]?\s*-?\d*\.?$",
+    re.IGNORECASE,
+)
+"""A line that names no reason: an npm script's echo (``> pkg@1.0 build``), a location
+heading a diagnostic (``biome.json:3:3 deserialize ━━━``), or a harness' status line
+around the output (``Command failed with exit code 1.``, ``Output:``, ``Exit code: 2``)."""
 
 
 _LINK_ONLY = re.compile(r"^<?[a-z][a-z0-9+.-]*://\S+>?$", re.IGNORECASE)

@@ -432,21 +432,52 @@ _OUTCOME_LINE = re.compile(
     r".*\b\d+ (?:passed|passing|tests? passed|files? changed)\b.*|"
     r"Checked \d+ files?\b.*|No (?:fixes|changes|issues|errors)\b.*|"
     r"(?:Applied edit to|Success(?:fully)?|Created|Wrote|Updated|Deleted|Removed|Installed|"
-    r"Added|Moved|Renamed|Built|Compiled|Finished|Done)\b.*"
+    r"Added|Moved|Renamed|Built|Compiled|Finished|Done)\b.*|"
+    # an effect in other words: a past-tense verb opening the line ("Saved working
+    # directory …"), an object that "was rewritten", a creation under way ("Creating
+    # gs://…"), an OK mark, a success word in any of our languages
+    r"[A-Z][a-z]{2,}(?<!Need)(?<!Fail)(?<!Us)ed\b.*|"
+    r"(?:Creating|Deleting|Removing|Copying|Moving|Uploading|Deploying|Writing|Saving|"
+    r"Pushing|Publishing|Tagging)\s\S.*|"
+    r"(?:\[OK\]|OK:|✓|✔)\s*\S.*|"
+    r".*\b(?i:success(?:ful(?:ly)?)?|(?:was|were|has been|have been) (?:re)?(?:[a-z]{3,}ed|"
+    r"written|made|built|set|sent|done))\b.*|"
+    r".*(?:成功|已完成|完成しました|完了しました|erfolgreich|com sucesso|exitosamente|"
+    r"avec succès|успешно|úspěšně).*"
     r")$",
     re.MULTILINE,
 )
 """A line in which a command reports what it achieved: a test runner's summary, a
-linter's count, a tool's "Applied edit to …", "Success. Updated the following files"."""
+linter's count, a tool's "Applied edit to …", "Success. Updated the following files",
+"State files deleted successfully", "Ref 'refs/heads/main' was rewritten"."""
+_HARNESS_STATUS = re.compile(
+    r"^(?:the )?(?:command|process|tool(?: call)?|operation) (?:executed|ran|completed|"
+    r"finished|exited)(?: successfully)?[.!]?(?: \(exit (?:code|status) \d+\)[.!]?)?$|"
+    r"^(?:no )?(?:error|failure)s?\b|\b(?:not|n't|un)successful|\bfailed\b|"
+    r"\b\d+ (?:failed|errors?)\b(?<!\b0 failed)(?<!\b0 errors)(?<!\b0 error)",
+    re.IGNORECASE,
+)
+"""A line that states no effect (the harness' ``Command executed successfully (exit code
+0).``) or a failure: not what a call achieved."""
 _MAX_OUTCOME_LINES = 3
+MAX_OUTCOME_LINE = 160
 
 
 def reported_outcome(text: str) -> str | None:
     """What a successful call's output says it achieved, verbatim: its last few outcome
     lines (a test summary, the files an edit applied to), else None."""
     lines = [m.group().strip() for m in _OUTCOME_LINE.finditer(text[-_OUTCOME_SCAN:])]
-    distinct = list(dict.fromkeys(cap(line, 120) for line in lines if line))
+    distinct = list(
+        dict.fromkeys(
+            cap(line, MAX_OUTCOME_LINE)
+            for line in lines
+            if line and (not _HARNESS_STATUS.search(line) or _PASSED.search(line))
+        )
+    )
     return "; ".join(distinct[-_MAX_OUTCOME_LINES:]) or None
+
+
+_PASSED = re.compile(r"\b\d+ (?:passed|passing)\b.*\b0 failed\b|\b0 failed\b.*\b\d+ passed\b")
 
 
 _OUTCOME_SCAN = 20_000
