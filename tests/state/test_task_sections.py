@@ -17,7 +17,7 @@ from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._tools import reported_outcome
 from synopsis.state.render import render_state
 from synopsis.state.sections import parse_sections
-from tests.state.builders import act, call, result, user
+from tests.state.builders import act, call, result, say, user
 
 
 def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
@@ -117,3 +117,98 @@ def test_an_effect_a_command_reported_stands_under_done() -> None:
     ]
     done = by_section(render_state(extract_working_state(messages)))["done"]
     assert "Old state removed successfully" in done
+
+
+# --- what the assistant reported done, per request ----------------------------------------
+
+
+def test_an_interim_report_outlasts_the_work_that_follows_it() -> None:
+    messages = [
+        user("Split the pending changes into branches and open a pull request for each."),
+        say(
+            "## Summary\n\nAll four branches are pushed and their pull requests opened:\n\n"
+            "### Branch 1: `feat/cache-layer`\n**PR #41**: https://example.org/acme/app/pull/41\n"
+            "### Branch 2: `docs/setup`\n**PR #42**: https://example.org/acme/app/pull/42\n"
+        ),
+        user("Now review each of them and tell me what you think."),
+        *bash("c1", "gh pr diff 41", "diff --git a/cache.py b/cache.py"),
+    ]
+    text = render_state(extract_working_state(messages))
+    done = by_section(text)["done"]
+    assert (
+        "`feat/cache-layer`" in done and "**PR #42**: https://example.org/acme/app/pull/42" in done
+    )
+
+
+def test_reports_in_other_languages_and_nested_items() -> None:
+    messages = [
+        user("Füge bitte eine Sprachumschaltung hinzu."),
+        act(call("c1", "edit", path="src/lang.ts"), text="Ich ändere die Datei."),
+        result("c1", "edit", "ok"),
+        say(
+            "Die Umschaltung wurde implementiert.\n\n- Ursache behoben\n"
+            "  - Import von React wurde ergänzt"
+        ),
+        user("还有，把页面都移动到新的目录里。"),
+        act(call("c2", "bash", command="mv src/pages src/app"), text="好的。"),
+        result("c2", "bash", ""),
+        say("我已经把所有页面移动到了新的 `[locale]` 目录中。"),
+        *bash("c3", "npm run build", "Compiled with warnings"),
+    ]
+    text = render_state(extract_working_state(messages))
+    sections = by_section(text)
+    # "还有 …" goes on with the same request: both reports are of the request under way
+    assert "Die Umschaltung wurde implementiert." in sections["in_progress"]
+    assert "Import von React wurde ergänzt" in sections["in_progress"]
+    assert "我已经把所有页面移动到了新的 `[locale]` 目录中。" in sections["in_progress"]
+
+
+def test_a_plan_or_a_question_reports_nothing_done() -> None:
+    messages = [
+        user("Port the parser to Rust."),
+        say("I'll start with the lexer, then the parser. Should I keep the Python tests?"),
+    ]
+    (goal,) = extract_working_state(messages).goals
+    assert goal.reported == ()
+
+
+# --- a failure the user reports -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Opening the page I get this:\n\nUncaught ReferenceError: Chart is not defined\n"
+         "    at render (dashboard.js:88:5)\n    at main (dashboard.js:12:1)",
+         "Uncaught ReferenceError: Chart is not defined at render (dashboard.js:88:5)"),
+        ("the upload still breaks, the log says\nupload failed: read ECONNRESET",
+         "upload failed: read ECONNRESET"),
+        ("still! the third strike is not applied", "still! the third strike is not applied"),
+        ("页面打开后全都是 404，怎么回事", "页面打开后全都是 404，怎么回事"),
+        ("Der Export funktioniert nicht mehr.", "Der Export funktioniert nicht mehr."),
+    ],
+)  # fmt: skip
+def test_a_failure_the_user_reports_stands_under_failed_approaches(
+    said: str, expected: str
+) -> None:
+    messages = [
+        user("Build the dashboard page."),
+        *bash("c1", "npm run build", "Compiled successfully"),
+        say("Done: the dashboard page is built."),
+        user(said),
+    ]
+    failed = by_section(render_state(extract_working_state(messages))).get("failed", "")
+    assert f"The user reported: {expected}" in failed
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Hard rule: never run the migrations against prod.",
+     "YOU DO NOT run builds yourself, I do.",
+     "Make sure there is error handling around the upload.",
+     "Saturday doesn't work anymore, move it to Sunday.",
+     "Please add a retry to the fetcher."],
+)  # fmt: skip
+def test_a_rule_or_a_request_reports_no_failure(said: str) -> None:
+    state = extract_working_state([user("Set up the importer."), say("Done."), user(said)])
+    assert not [d for d in state.failed_approaches if d.source == "user"]

@@ -17,7 +17,7 @@ import re
 
 from synopsis.state._memo import remembered
 from synopsis.state._regex import matches_anywhere
-from synopsis.state._text import cap, normalize_ws
+from synopsis.state._text import cap, normalize_ws, window
 
 MAX_ERROR_LINE = 300
 NO_ERROR_MESSAGE = "(no error message)"
@@ -308,3 +308,56 @@ def is_aborted(error: str | None) -> bool:
     """Whether a call "failed" only because it was stopped (the user pressed Esc, a
     timeout the agent set): nothing to get past, and no approach that failed."""
     return bool(error) and _ABORTED.match(error or "") is not None
+
+
+_PASTED_ERROR = re.compile(
+    r"\b[A-Z]\w*(?:Error|Exception)\b(?: \[[\w.-]+\])?:|\bERR_[A-Z_0-9]+\b|"
+    r"\bE(?:CONN[A-Z]+|ADDRINUSE|ACCES|NOENT|PERM|TIMEDOUT|PIPE|EXIST|NOTFOUND|ISDIR|NOTDIR)\b|"
+    r"\b(?:Failed|failed) (?:to|with)\b|\b\w+ Failed:|^\s*(?:ERROR|FATAL|error|fatal)\b[:\[ ]|"
+    r"\berror TS\d+|\b(?:Cannot|Could not|Unable to) \w+|Module not found|"
+    r"(?:Fehler|Erreur|Erro|Ошибка|Chyba|エラー|错误|錯誤)\s*[:：]|"
+    r"找不到|無法|无法|見つかりません",
+    re.MULTILINE,
+)
+"""A line of an error a user pasted: an exception name, an error code (``ERR_PNPM_…``,
+``ECONNRESET``), "Failed to …", a compiler's diagnostic, an error prefix in any of our
+languages."""
+_SAYS_BROKEN = re.compile(
+    r"\b(?:doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|won'?t|"
+    r"(?<!do )(?<!must )(?<!should )(?<!shall )(?<!will )(?<!to )not)\s+"
+    r"(?:work(?:ing)?|appl(?:y|ied)|show(?:ing|s| up)?|load(?:ing|ed|s)?|start(?:ing|ed|s)?|"
+    r"play(?:ed|ing|s)?|run(?:ning|s)?|compil(?:e|ing|es)|found|deal(?:ing|s)?|updat(?:e|ed|ing))"
+    r"\b(?! anymore| any ?more| for (?:me|us|them)\b)|"
+    r"\b(?:got|get|getting|there(?:'s| is)|throws?|threw|see|seeing)\s+(?:an?\s+|the\s+)?"
+    r"(?:error|exception|crash|404|500)\b(?! handl| boundar| messages?\b| log| codes?\b)|"
+    r"\b(?:crash(?:es|ed)?|broken|is failing|keeps failing)\b|"
+    r"出错|报错|出现\s*\d{3}|都是\s*\d{3}|不(?:能|起)作用|没(?:有)?(?:生效|反应)|"
+    r"エラーが|動かない|表示されない|funktioniert nicht|klappt nicht|geht nicht|não funciona|"
+    r"deu erro|не работает|nefunguje",
+    re.IGNORECASE,
+)
+"""The user's own words for a failure: "the last hit is not applied", "I get a 404",
+"都是 404", "出错了", "funktioniert nicht", "não funciona"."""
+MAX_USER_FAILURE = 220
+
+
+def user_reported_failure(text: str) -> str | None:
+    """The failure a user's message reports, verbatim: the first line of an error they
+    pasted (with the stack frame under it, which says where), else the first of their
+    sentences that says something does not work; None when it reports none."""
+    lines = text[:_HEAD_CHARS].splitlines()
+    for index, raw in enumerate(lines):
+        match = _PASTED_ERROR.search(raw)
+        if match is None or _NO_MESSAGE.match(raw.strip()):
+            continue  # a harness' status line names no failure of its own
+        line = window(raw.strip(), max(0, match.start() - len(raw) + len(raw.lstrip())),
+                      MAX_USER_FAILURE)  # fmt: skip
+        below = next((ln.strip() for ln in lines[index + 1 : index + 3] if ln.strip()), "")
+        if _JS_FRAME.match("  " + below) or below.startswith(("at ", "File ")):
+            line = f"{line} {cap(below, 80)}"
+        return line
+    for raw in lines:
+        match = _SAYS_BROKEN.search(raw)
+        if match is not None:
+            return window(normalize_ws(raw), 0, MAX_USER_FAILURE)
+    return None

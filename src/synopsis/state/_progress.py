@@ -253,3 +253,72 @@ def merged_steps(steps: list[str]) -> tuple[str, ...]:
             distinct = [o for o in distinct if normalize_ws(o) not in flat]
             distinct.append(step)
     return tuple(distinct)
+
+
+_DID = re.compile(
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:now |also |just |successfully |already )*(?!need|want|"
+    r"used?\b|tried|noticed|asked|seemed|wanted|looked|checked)[a-z]{3,}ed\b|"
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:now |also |just |successfully |already )*(?:made|built|"
+    r"wrote|set up|put|ran|rewrote|moved|split|kept)\b|"
+    r"\b(?:has|have|had) been (?:\w+ )?[a-z]{3,}(?:ed|en|t)\b|"
+    r"\b(?:is|are|was|were) (?:now |all |both |also )?(?!need|bas|call|us|suppos|relat|nam|"
+    r"requir|expect|interest|concern|locat|includ|design|intend)[a-z]{3,}ed\b|"
+    r"\b(?:is|are) (?:now )?(?:complete|completed|done|fixed|in place|working|resolved|ready)\b|"
+    r"^\W*(?:✓|✔|✅|\[x\]|done|fixed|added|created|removed|moved|updated|implemented|"
+    r"refactored|deleted|renamed|restored|reverted|installed|committed|pushed|merged|"
+    r"replaced|changed|converted|ported|enabled|disabled|configured|wrote|cleaned)\b|"
+    r"\bsuccessfully\b|"
+    r"(?:已经?|成功)(?:完成|添加|创建|修改|更新|移动|删除|安装|修复|设置|配置|实现|替换)|"
+    r"(?:完成|添加|创建|修改|更新|移动|删除|安装|修复|设置|配置|实现|替换|改成|换成)(?:到)?了|"
+    r"已经?把.{1,60}?了|"
+    r"(?:し|き|え|け|せ|め|り)ました|完了|完成しました|"
+    r"\b(?:wurden?|ist|sind) (?:\w+ )?(?:(?:ge|er|ver|be|ent|zer)\w+t|\w+iert|umgesetzt|"
+    r"abgeschlossen|behoben)\b|\bhabe\b.*\b(?:ge\w+t|\w+iert|entfernt|abgeschlossen|behoben|umgesetzt)\b|"
+    r"\berfolgreich\b|\b(?:foi|foram) (?:\w+ )?\w+(?:ad|id)[oa]s?\b|\bcom sucesso\b|"
+    r"успешно|\bhotovo\b|úspěšně",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A statement that something was done: "I've added …", "… has been created", "✓ …",
+"Removed …" heading an item, "已添加 …", "…を作成しました", "… wurde implementiert",
+"… foi removido". A plan ("I'll add …") or a question says nothing done."""
+_ANY_ITEM = re.compile(
+    r"^\s{0,8}(?:[-*•+]|\d{1,2}[.)]|#{1,6})\s+(?P<item>\S.*)$|^(?P<bold>\*\*[^*\n]{3,}\*\*.*)$"
+)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+MAX_REPORTED_ITEM = 160
+MAX_REPORTED_PER_MESSAGE = 10
+
+
+def reported_done(text: str) -> list[str]:
+    """What an assistant message reports as done, verbatim, one line each: each sentence
+    stating it ("I've created the CLAUDE.md file"), and — when the words before its
+    first list (headings included) report work done ("Successfully organised the changes
+    into 4 branches:") — every top-level item and heading of its lists (the branches, the
+    pull requests); else the items that state it themselves ("- Removed the npm
+    permissions"), nested ones too. Code blocks are data, not a report."""
+    lines: list[str] = []
+    fenced = False
+    for raw in text.split("\n"):
+        if _FENCE.match(raw):
+            fenced = not fenced
+            continue
+        if not fenced:
+            lines.append(raw)
+    first_item = next((i for i, raw in enumerate(lines) if _LIST_ITEM.match(raw)), len(lines))
+    opening = "\n".join(lines[:first_item])
+    listed_done = bool(_DID.search(opening)) and not asks_user(opening)
+    found: list[str] = []
+    for raw in lines:
+        match = _ANY_ITEM.match(raw)
+        if match is not None:  # an item, verbatim but for its list mark
+            item = normalize_ws(match.group("item") or match.group("bold") or "")
+            nested = len(raw) - len(raw.lstrip()) >= 2 and not raw.lstrip().startswith("#")
+            # a sub-item is detail of its item, unless it states something done itself
+            if len(item) >= 6 and ((listed_done and not nested) or _DID.search(item)):
+                found.append(cap(item, MAX_REPORTED_ITEM))
+            continue
+        for start, end in sentences(raw):
+            sentence = raw[start:end].strip()
+            if len(sentence) >= 12 and not asks_user(sentence) and _DID.search(sentence):
+                found.append(cap(normalize_ws(sentence), MAX_REPORTED_ITEM))
+    return list(dict.fromkeys(found))[:MAX_REPORTED_PER_MESSAGE]

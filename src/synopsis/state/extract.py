@@ -23,7 +23,7 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
-from synopsis.state import _choices, _history, _progress, attribution
+from synopsis.state import _choices, _errors, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._relied import ReliedLines
@@ -45,6 +45,7 @@ from synopsis.state._values import (
 )
 from synopsis.state.model import (
     LAST_SAID_CHARS,
+    MAX_REPORTED,
     STRONG_KINDS,
     Constraint,
     Decision,
@@ -322,6 +323,12 @@ class _Builder:
             self._add_fact(
                 Fact(failure, entry_id, "tool" if by_tool else "user", written=output[0].written)
             )
+        # a failure the user reports (an error they pasted, "it still 404s"): the work
+        # before it did not do what it should (a harness' text reports none of theirs)
+        said = "\n".join(p.text for p in parts if p.written in ("typed", "pasted"))
+        reported = _errors.user_reported_failure(said) if said.strip() else None
+        if reported is not None and reported not in self.failed:
+            self.failed[reported] = Decision(reported, entry_id, "user")
         typed = attribution.typed_text(parts)
         if not typed.strip():
             return
@@ -408,6 +415,10 @@ class _Builder:
         current = next((g for g in goals if digest(g.text) == request), None)
         if current is None or request is None:
             return
+        done = [d for d in _progress.reported_done(text) if d not in current.reported]
+        if done:
+            current = replace(current, reported=(*current.reported, *done)[-MAX_REPORTED:])
+            self.goals[current.text] = current
         if calls:
             if current.outcome is not None:
                 self.goals[current.text] = replace(current, outcome=None)

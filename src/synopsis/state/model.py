@@ -53,6 +53,13 @@ class Goal:
     entry_id: str | None = None
     outcome: str | None = None
     """The assistant's closing statement after the request's work (None: still open)."""
+    reported: tuple[str, ...] = ()
+    """What the assistant reported done while working on it (its interim and closing
+    reports, verbatim, the latest :data:`MAX_REPORTED` kept): a closing statement is
+    forgotten when the work goes on, what it said was done is not."""
+
+
+MAX_REPORTED = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +296,14 @@ class WorkingState:
         return {
             "version": STATE_VERSION,
             "goals": [
-                _drop_none({"text": g.text, "entryId": g.entry_id, "outcome": g.outcome})
+                _drop_none(
+                    {
+                        "text": g.text,
+                        "entryId": g.entry_id,
+                        "outcome": g.outcome,
+                        "reported": list(g.reported) or None,
+                    }
+                )
                 for g in self.goals
             ],
             "constraints": [
@@ -469,7 +483,10 @@ def _source(item: dict[str, Any], default: Source) -> Source:
 
 def _goal_from(item: dict[str, Any]) -> Goal | None:
     text = _str(item, "text")
-    return Goal(text, _str(item, "entryId"), _str(item, "outcome")) if text else None
+    if not text:
+        return None
+    reported = tuple(_strings(item.get("reported")))[-MAX_REPORTED:]
+    return Goal(text, _str(item, "entryId"), _str(item, "outcome"), reported)
 
 
 def _written(item: dict[str, Any], default: Written) -> Written:

@@ -291,18 +291,28 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         if layout == "turn_prefix" and normalize_ws(goal.text) in rules:
             continue  # listed under the request as its rule, in the same words
         priority = P_PINNED_GOAL if is_pinned else P_GOAL
+        latest = index >= len(goals) - _RECENT_FINISHED
         if index == 0 or (not done_now and index == len(goals) - 1):
             # Goal: the original request and the current one, in the user's words
             line = f"- {one_line(goal.text)}"
             yield _Item(goal_section, stale_note(line, stale), priority, order())
+            if not done_now and index < len(goals) - 1 and goal.reported:
+                # a later request came: what was done for this one is history
+                line = f"- For the original request, reported done: {_did(goal, latest)}"
+                yield _Item(done, stale_note(line, stale), P_FINISHED, order())
         elif not done_now:  # asked, never reported done, and a later request came
             line = f"- Earlier request, not reported done: “{one_line(goal.text)}”"
             if goal.outcome:
                 line += f" → {_report(goal.outcome, items=False)}"
+            if goal.reported:
+                line += f"; did: {_did(goal, latest)}"
             yield _Item(done, stale_note(line, stale), priority, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
-            report = _report(goal.outcome, items=id(goal) in recent)
+            if goal.reported:
+                report = f"{_report(goal.outcome, items=False)}; did: {_did(goal, latest)}"
+            else:
+                report = _report(goal.outcome, items=id(goal) in recent)
             line = f"- Finished: “{text}” → {report}"
             if is_pinned and index > 0:
                 priority = P_PINNED_GOAL  # the guard insists on its text: here it stands
@@ -358,6 +368,18 @@ def _report(outcome: str, *, items: bool) -> str:
     return f"{head}; did: {one_line(outcome[start + len(REPORTED) : end])}"
 
 
+_DID_ITEMS = 8
+_DID_ITEMS_OLD = 4
+_DID_CHARS = 900
+
+
+def _did(goal: Goal, latest: bool) -> str:
+    """What the assistant reported done for ``goal``, its latest items (fewer for an old
+    request), each verbatim, the line capped."""
+    items = goal.reported[-(_DID_ITEMS if latest else _DID_ITEMS_OLD) :]
+    return _cap(one_line("; ".join(items)), _DID_CHARS if latest else _DID_CHARS // 2)
+
+
 def _short(text: str) -> str:
     return _cap(text, 80)
 
@@ -403,8 +425,12 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     if current is not None:
         line = f"- Working on: “{_short(current.text)}”"
         yield _Item(in_progress, line, P_OPEN_STEP, order())
+        if current.reported:
+            # what was done for the request under way is what the agent continues from
+            line = f"- Reported done so far: {_did(current, True)}"
+            yield _Item(in_progress, line, P_KEPT, order())
         if current.outcome is not None:
-            line = f"- Last report: {_report(current.outcome, items=True)}"
+            line = f"- Last report: {_report(current.outcome, items=not current.reported)}"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
         key = digest(current.text)
         calls = [r for r in state.tool_calls if r.request == key]
@@ -450,7 +476,8 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     approaches = state.failed_approaches
     for index, approach in enumerate(approaches):
         latest = index >= len(approaches) - _KEPT_FAILURES
-        yield _Item(failed, f"- {approach.text}", P_KEPT if latest else P_APPROACH, order())
+        said = f"The user reported: {approach.text}" if approach.source == "user" else approach.text
+        yield _Item(failed, f"- {said}", P_KEPT if latest else P_APPROACH, order())
 
 
 def _touched(record: ToolCallRecord) -> str | None:
