@@ -212,3 +212,63 @@ def test_a_failure_the_user_reports_stands_under_failed_approaches(
 def test_a_rule_or_a_request_reports_no_failure(said: str) -> None:
     state = extract_working_state([user("Set up the importer."), say("Done."), user(said)])
     assert not [d for d in state.failed_approaches if d.source == "user"]
+
+
+# --- a failure got past another way -------------------------------------------------------
+
+
+def test_a_bucket_another_tool_then_created_is_no_blocker() -> None:
+    messages = [
+        user("Create the staging bucket for the media uploads."),
+        *bash("c1", "gsutil mb -l europe-west1 gs://staging-media/",
+              "ERROR: (gsutil) Unable to read file VERSION: [Errno 13] Permission denied",
+              error=True),
+        *bash("c2", "gcloud storage buckets create gs://staging-media --location=europe-west1",
+              "Creating gs://staging-media/..."),
+    ]  # fmt: skip
+    state = extract_working_state(messages)
+    assert not state.open_errors()
+    assert "Creating gs://staging-media/..." in by_section(render_state(state))["done"]
+
+
+def test_another_bucket_does_not_get_past_the_failure() -> None:
+    messages = [
+        user("Create the staging bucket for the media uploads."),
+        *bash("c1", "gsutil mb gs://staging-media/", "AccessDeniedException: 403", error=True),
+        *bash(
+            "c2",
+            "gcloud storage buckets create gs://other-bucket",
+            "Creating gs://other-bucket/...",
+        ),
+    ]
+    assert len(extract_working_state(messages).open_errors()) == 1
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["That tool is broken here, so I'll clone the repo with plain git instead.",
+     "Das Skript fehlt; ich nehme stattdessen das Makefile.",
+     "这个命令不可用，我改用 npx 来运行。"],
+)  # fmt: skip
+def test_the_assistant_turning_to_another_way_gives_the_failure_up(words: str) -> None:
+    messages = [
+        user("Fetch the vendored parser into third_party."),
+        *bash("c1", "gh repo clone acme/parser third_party/parser",
+              "gh: command not found", error=True),
+        act(call("c2", "bash", command="git clone https://example.org/acme/parser third_party/p"),
+            text=words),
+    ]  # fmt: skip
+    state = extract_working_state(messages)
+    assert not state.open_errors()
+    failed = by_section(render_state(state))["failed"]
+    assert "gh: command not found; given up for another way" in failed
+
+
+def test_a_question_about_another_way_leaves_the_failure_open() -> None:
+    messages = [
+        user("Fetch the vendored parser into third_party."),
+        *bash("c1", "gh repo clone acme/parser third_party/parser", "gh: command not found",
+              error=True),
+        say("gh is missing. Should I clone it with plain git instead?"),
+    ]  # fmt: skip
+    assert len(extract_working_state(messages).open_errors()) == 1

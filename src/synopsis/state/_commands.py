@@ -285,9 +285,16 @@ they show, move or record files rather than build, run or check them."""
 def subjects(command: str) -> frozenset[str]:
     """The files and folders a command works on (``tests/test_auth.py``, ``transcripts/``,
     ``tsconfig.build.json``): what a failure was about, whichever program failed on it."""
+    bare = _CD.sub(" ", command)
+    # a bucket or store named by its URL (``gs://assets``, ``s3://logs/``): the same one
+    # whichever tool acts on it (``gsutil mb`` failed, ``gcloud storage buckets create``)
+    stores = {m.group().rstrip("/") for m in _STORE_URL.finditer(bare)}
     found = {m.group().rstrip("/") + ("/" if m.group().endswith("/") else "") for m in
-             _SUBJECT.finditer(_CD.sub(" ", command))}  # fmt: skip
-    return frozenset(s for s in found if s not in _NO_SUBJECT and len(s) >= 4)
+             _SUBJECT.finditer(_STORE_URL.sub(" ", bare))}  # fmt: skip
+    return frozenset(s for s in found | stores if s not in _NO_SUBJECT and len(s) >= 4)
+
+
+_STORE_URL = re.compile(r"(?<![\w.+-])(?!https?://)[a-z][a-z0-9+.-]{1,9}://[^\s'\"<>|;&]+")
 
 
 def checks_subjects(command: str) -> frozenset[str]:

@@ -322,3 +322,24 @@ def reported_done(text: str) -> list[str]:
             if len(sentence) >= 12 and not asks_user(sentence) and _DID.search(sentence):
                 found.append(cap(normalize_ws(sentence), MAX_REPORTED_ITEM))
     return list(dict.fromkeys(found))[:MAX_REPORTED_PER_MESSAGE]
+
+
+_OTHER_WAY = re.compile(
+    r"\binstead\b|\balternative(?:ly)?\b|\b(?:another|a different) (?:way|approach|tool|method|"
+    r"command|route)\b|\bfall(?:ing)? back (?:to|on)\b|\bwork(?:ing)? around (?:it|this|that)\b|"
+    r"\bswitch(?:ing)? to\b|\bbuilt-in\b|"
+    r"改用|换成|换用|另一种(?:方法|方式)|替代|代わりに|別の方法|stattdessen|alternativ|"
+    r"em vez|ao invés|вместо|místo toho",
+    re.IGNORECASE,
+)
+
+
+def turns_to_another_way(text: str) -> bool:
+    """Whether the assistant says it goes another way after what failed ("Let me use the
+    `gcloud storage` command instead", "改用 …", "stattdessen …"): the failures so far
+    are an approach given up, no longer what blocks the request. A question proposes,
+    it does not turn."""
+    return any(
+        _OTHER_WAY.search(text[start:end]) and not asks_user(text[start:end])
+        for start, end in sentences(text)
+    )

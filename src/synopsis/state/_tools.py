@@ -39,6 +39,9 @@ MAX_FAILED_CALLS = 200
 MAX_PENDING_CALLS = 200
 MAX_TARGET = 160
 WORKED_AROUND = "the request was reported done after it"
+GIVEN_UP = "given up for another way"
+"""The outcome of a failed call the assistant then turned away from ("I'll use the
+`gcloud storage` command instead"): an approach that failed, no longer a blocker."""
 
 _FILE_TOOLS = ("read", "edit", "write")
 _CANONICAL = {
@@ -311,8 +314,9 @@ class ToolLedger:
             self._shell_files(command)
         return command
 
-    def close_request(self, request: str) -> None:
-        """The request was reported done: its failures so far were got past."""
+    def close_request(self, request: str, outcome: str = WORKED_AROUND) -> None:
+        """The request was reported done (or the assistant turned to another way:
+        ``outcome``): its failures so far were got past."""
         for call_id in list(self.calls.open_failures):
             record = self.calls.get(call_id)
             if (
@@ -321,7 +325,7 @@ class ToolLedger:
                 and record.status == "error"
                 and record.outcome is None
             ):
-                self.calls[call_id] = replace(record, outcome=WORKED_AROUND)
+                self.calls[call_id] = replace(record, outcome=outcome)
 
     def bounded_calls(self) -> list[ToolCallRecord]:
         """The calls to keep: the oldest beyond each status's limit are folded away."""

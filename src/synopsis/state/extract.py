@@ -35,7 +35,7 @@ from synopsis.state._text import (
     sentences,
     window,
 )
-from synopsis.state._tools import ToolLedger, canonical_tool
+from synopsis.state._tools import GIVEN_UP, ToolLedger, canonical_tool
 from synopsis.state._values import (
     NOT_FROM_ASSISTANT,
     ValueBook,
@@ -704,6 +704,8 @@ class _Builder:
             self._pending(said, _progress.pending_steps(words), closing=closing, text=text)
             self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
             self.values.contrasted(words)
+            if self.tools.request is not None and _progress.turns_to_another_way(words):
+                self.tools.close_request(self.tools.request, GIVEN_UP)
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
                     self.failed[approach] = Decision(approach, entry_id)

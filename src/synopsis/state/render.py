@@ -39,7 +39,7 @@ from synopsis.state._text import (
     states_stale_outside_code,
     window,
 )
-from synopsis.state._tools import achieved, names_made, shows_text
+from synopsis.state._tools import GIVEN_UP, achieved, names_made, shows_text
 from synopsis.state.model import (
     STRONG_KINDS,
     Decision,
@@ -469,7 +469,8 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         elif not is_aborted(record.error):  # stopped, not failed: no approach either
             error = _cap(one_line(record.error or "(no error message)"), _ERROR_CHARS)
             label = _cap(_command_label(record), _LABEL_CHARS)
-            resolved.append(f"- Tried {label}: failed with {error}; got past it later")
+            how = GIVEN_UP if record.outcome == GIVEN_UP else "got past it later"
+            resolved.append(f"- Tried {label}: failed with {error}; {how}")
     for index, text in enumerate(resolved):
         latest = index >= len(resolved) - _KEPT_FAILURES
         yield _Item(failed, text, P_KEPT if latest else P_RESOLVED, order())
