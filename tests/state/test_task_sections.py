@@ -272,3 +272,43 @@ def test_a_question_about_another_way_leaves_the_failure_open() -> None:
         say("gh is missing. Should I clone it with plain git instead?"),
     ]  # fmt: skip
     assert len(extract_working_state(messages).open_errors()) == 1
+
+
+# --- decisions in other languages -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "choice"),
+    [
+        ("地図の表示にはLeafletを使います。", "地図の表示にはLeafletを使います。"),
+        ("認証はメールリンクのみとします。", "認証はメールリンクのみとします。"),
+        ("Thanks, both look fine. Let's do option B: the nightly batch.", "option B"),
+        ("Nimm stattdessen die SQLite-Datenbank.", "Nimm stattdessen die SQLite-Datenbank."),
+        ("Usa o Redis em vez de memória local.", "Usa o Redis em vez de memória local."),
+    ],
+)  # fmt: skip
+def test_a_users_choice_in_other_words_is_a_key_decision(said: str, choice: str) -> None:
+    messages = [
+        user("Build the store locator page."),
+        say("Which map library and which storage should I use?"),
+        user(said),
+    ]
+    decisions = by_section(render_state(extract_working_state(messages)))["decisions"]
+    assert choice in decisions
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["我们将使用 `zod` 这个库来校验表单，它和 TypeScript 配合得好。",
+     "This is a patch release since only a typo in the docs changed.",
+     "Wir sollten den Cache nie im Hauptthread leeren, weil die Oberfläche sonst hängt."],
+)  # fmt: skip
+def test_an_assistants_choice_with_its_reason_in_other_words(said: str) -> None:
+    messages = [user("Add validation to the signup form."), say(said)]
+    decisions = by_section(render_state(extract_working_state(messages)))["decisions"]
+    assert said in decisions
+
+
+def test_a_cause_stated_in_the_past_is_no_decision() -> None:
+    messages = [user("Fix the import error."), say("错误是因为我们使用了错误的导入路径。")]
+    assert not extract_working_state(messages).decisions

@@ -45,6 +45,17 @@ _CHOICE_EN = re.compile(
     r"going forward|from now on)(?!\w)",
     re.IGNORECASE,
 )
+_CHOICE_OTHER = re.compile(
+    r"を使(?:います|う|用します)|とします|にします|に決め|を採用|で(?:いきます|行きます)|を選び|"
+    r"\b(?:option|variant|plan) [A-Z0-9]\b(?!\s*[?？])|"
+    r"\b(?:stattdessen|lieber|nehmen wir|wir nehmen|verwenden wir|em vez de|ao invés de|"
+    r"vamos usar|prefiro|usaremos|en lugar de|usaremos|à la place|plutôt|místo|вместо|"
+    r"давай(?:те)? (?:использовать|сделаем))(?!\w)",
+    re.IGNORECASE,
+)
+"""A choice named in Japanese ("…を使います", "…とします"), by the option's letter ("do
+option A"), or with "instead" / "rather" in German, Portuguese, Spanish, French, Czech,
+Russian."""
 _CHOICE_ZH = re.compile(
     r"选|就(?:要|用|订|定|报|选|按)|那就|订.{0,12}那|换成|改成|改用|就这个|吧(?:[，,。！!]|$)|^行[，,]|^可以[，,]|"
     r"按.{0,6}来|用.{0,10}吧"
@@ -199,6 +210,7 @@ def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[
         if (
             _CHOICE_EN.search(sentence)
             or _CHOICE_ZH.search(sentence)
+            or _CHOICE_OTHER.search(sentence)
             or (said and takes_an_offer(sentence, said))
         ):
             found.append(cap(sentence, MAX_STATEMENT))
@@ -216,6 +228,10 @@ _EXPLICIT = re.compile(
     r"better|faster|more robust)\b|the (?:simpler|simplest|better|best|safer|safest|cleanest|"
     r"right) (?:approach|option|way|fix|solution) (?:is|would be|here is)\b)|"
     r"修复[:：]|统一用|改用|决定|就用|采用|选用|选择了|方案是|计划是|"
+    r"(?:我们?|咱们)(?:将|会|就|决定)?(?:使用|采用|选用)(?!了)|"
+    r"\bthis is an? [^.]{0,60}\b(?:since|because)\b|"
+    r"\b(?:wir sollten|ich werde daher|wir werden daher|daher werde ich|meine empfehlung)\b|"
+    r"\b(?:preciso|precisamos|vou|vamos) [^.]{0,60}\b(?:para|porque|pois)\b|"
     r"我(?:在|把|给|会|来)[^。，,]{0,30}(?:加|改成|改为|换成|设为|设成)",
     re.IGNORECASE,
 )
@@ -341,6 +357,9 @@ _CUES = (
     "went with", "picked", "used", "kept", "replaced",
     "simpler", "cleaner", "better", "faster", "robust", "修复", "统一用", "改用", "决定",
     "就用", "采用", "选用", "选择了", "方案", "计划", "我",
+    # the other records of _EXPLICIT: "this is a … since", German and Portuguese choices
+    "this is a", "wir sollten", "daher", "empfehlung", "preciso", "precisamos", "vou ",
+    "vamos ",
 )  # fmt: skip
 """Words one of which a choice needs: a fast test before the sentence patterns."""
 
