@@ -692,7 +692,8 @@ class _Builder:
         text = "\n".join(t for t in texts if t)
         if text.strip():
             key = "a:" + digest(normalize_ws(text))  # merged again, it reads no result twice
-            self._relied_on(text, known=key in self.replies)
+            known = key in self.replies
+            self._relied_on(text, known=known)
             self.replies[key] = None
             self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
@@ -704,7 +705,12 @@ class _Builder:
             self._pending(said, _progress.pending_steps(words), closing=closing, text=text)
             self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
             self.values.contrasted(words)
-            if self.tools.request is not None and _progress.turns_to_another_way(words):
+            # read once: merged again, it would give up failures that came after it
+            if (
+                not known
+                and self.tools.request is not None
+                and _progress.turns_to_another_way(words)
+            ):
                 self.tools.close_request(self.tools.request, GIVEN_UP)
             for approach in _progress.failed_approaches(words):
                 if approach not in self.failed:
