@@ -1248,9 +1248,10 @@ def _core(text: str) -> str:
 
 
 _WORKING_ON = "- Working on: "
-_WORKING_ON_GOAL = "- Working on: the request above"
+_WORKING_ON_GOAL = "- Working on: the last goal above"
 """The In Progress line for the open request when Goal states its words: that the request
-is open is substance (what the agent continues), so the line shrinks but never goes."""
+is open is substance (what the agent continues), so the line shrinks but never goes, and
+still says which request it is (Goal lists the original request first, the current last)."""
 
 
 def _said_once(items: list[_Item]) -> list[_Item]:
