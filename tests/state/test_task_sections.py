@@ -17,6 +17,8 @@ from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._tools import reported_outcome
 from synopsis.state.render import render_state
 from synopsis.state.sections import parse_sections
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.prompts import build_prompt
 from tests.state.builders import act, call, result, say, user
 
 
@@ -312,3 +314,19 @@ def test_an_assistants_choice_with_its_reason_in_other_words(said: str) -> None:
 def test_a_cause_stated_in_the_past_is_no_decision() -> None:
     messages = [user("Fix the import error."), say("错误是因为我们使用了错误的导入路径。")]
     assert not extract_working_state(messages).decisions
+
+
+# --- the model path asks for the same sections ----------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [SummaryKind.HISTORY, SummaryKind.UPDATE])
+def test_the_model_prompt_asks_for_what_the_embedded_checkpoint_does(kind: SummaryKind) -> None:
+    _, task = build_prompt(SummaryRequest(kind=kind, conversation="[User]: hi"))
+    for asked in (
+        "The user reported: …",  # a failure the user reports, under Failed Approaches
+        "instead",  # a failure the assistant turned away from is no blocker
+        "Command failed with exit code 1.",  # a status line is not the error line
+        "reported done",  # what the assistant reported done, kept word for word
+        "を使います",  # a user's choice in their language
+    ):
+        assert asked in task

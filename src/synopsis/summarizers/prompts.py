@@ -98,24 +98,34 @@ one and note that it replaces the earlier one.
 ### Done
 - Finished requests with their outcome, and the work behind them grouped by outcome and \
 artifact ("edited 4 files under `src/billing/`; `pytest` passes since the last edit"), not \
-one line per tool call.
+one line per tool call. Keep what the tools and the assistant reported done word for word: \
+the commit line, the branch and pull request it opened, the resource a command created \
+("Creating gs://…", "… deleted successfully"), the test summary — also where the work went \
+on after the report.
 ### In Progress
-- What the latest open request started and has not finished: the files it touched, the \
-last command and its result. Write "(none)" only if the last request was finished.
+- What the latest open request started and has not finished: what was reported done for \
+it so far, the files it touched, the last command and its result. Write "(none)" only if \
+the last request was finished.
 ### Blocked
-- Failures that nothing later resolved, each with its exact error line. Read exit codes \
+- Failures that nothing later resolved, each with its exact error line — the line that \
+says why ("ERROR: … PERMISSION_DENIED: …", "Fehler: …"), not a harness' status line \
+("Command failed with exit code 1.", "Output:"). Read exit codes \
 per command: `grep`/`rg` exit 1 means no match, `diff`/`cmp`/`git diff --exit-code` exit \
 1 means the inputs differ, `test`/`[` exit 1 means false; none of these is a failure. A \
-failure that a later success fixed is not blocked any more (put it under Failed \
+failure that a later success fixed, or one the assistant turned away from to another \
+way ("I'll use `gcloud storage` instead"), is not blocked any more (put it under Failed \
 Approaches).
 ### Failed Approaches
 - What was tried, why it failed (the exact error), and that it was abandoned — so nobody \
-tries it again. Omit this heading when there is nothing to list.
+tries it again. A failure the user reported (an error they pasted, "it still shows 404", \
+"出错了") goes here too, quoted, as "The user reported: …". Omit this heading when there \
+is nothing to list.
 
 ## Key Decisions
-- Explicit choices only: the user's (quoted: "use the existing Neon project", "那就选P001\
-吧") and the assistant's stated choices with their reason. Not options that were only \
-considered, not sentence fragments ("I'll help you …").
+- Explicit choices only: the user's (quoted, in their language: "use the existing Neon \
+project", "那就选P001吧", "2D地図はOpenStreetMapを使います", "do option A") and the \
+assistant's stated choices with their reason. Not options that were only considered, not \
+sentence fragments ("I'll help you …"), not a cause ("the error is because we used …").
 
 ## Next Steps
 1. What should happen next, in order: finishing the open request, then getting past \
