@@ -209,7 +209,8 @@ def test_a_failure_the_user_reports_stands_under_failed_approaches(
      "YOU DO NOT run builds yourself, I do.",
      "Make sure there is error handling around the upload.",
      "Saturday doesn't work anymore, move it to Sunday.",
-     "Please add a retry to the fetcher."],
+     "Please add a retry to the fetcher.",
+     "colours for the footer:\nwarning e5c07b\nerror cc6666"],
 )  # fmt: skip
 def test_a_rule_or_a_request_reports_no_failure(said: str) -> None:
     state = extract_working_state([user("Set up the importer."), say("Done."), user(said)])

@@ -313,7 +313,7 @@ def is_aborted(error: str | None) -> bool:
 _PASTED_ERROR = re.compile(
     r"\b[A-Z]\w*(?:Error|Exception)\b(?: \[[\w.-]+\])?:|\bERR_[A-Z_0-9]+\b|"
     r"\bE(?:CONN[A-Z]+|ADDRINUSE|ACCES|NOENT|PERM|TIMEDOUT|PIPE|EXIST|NOTFOUND|ISDIR|NOTDIR)\b|"
-    r"\b(?:Failed|failed) (?:to|with)\b|\b\w+ Failed:|^\s*(?:ERROR|FATAL|error|fatal)\b[:\[ ]|"
+    r"\b(?:Failed|failed) (?:to|with)\b|\b\w+ Failed:|^\s*(?:ERROR|FATAL|error|fatal)\s*[:\[]|"
     r"\berror TS\d+|\b(?:Cannot|Could not|Unable to) \w+|Module not found|"
     r"(?:Fehler|Erreur|Erro|Ошибка|Chyba|エラー|错误|錯誤)\s*[:：]|"
     r"找不到|無法|无法|見つかりません",
