@@ -296,23 +296,21 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             # Goal: the original request and the current one, in the user's words
             line = f"- {one_line(goal.text)}"
             yield _Item(goal_section, stale_note(line, stale), priority, order())
-            if not done_now and index < len(goals) - 1 and goal.reported:
-                # a later request came: what was done for this one is history
-                line = f"- For the original request, reported done: {_did(goal, latest)}"
-                yield _Item(done, stale_note(line, stale), P_FINISHED, order())
         elif not done_now:  # asked, never reported done, and a later request came
             line = f"- Earlier request, not reported done: “{one_line(goal.text)}”"
             if goal.outcome:
                 line += f" → {_report(goal.outcome, items=False)}"
-            if goal.reported:
-                line += f"; did: {_did(goal, latest)}"
             yield _Item(done, stale_note(line, stale), priority, order())
+        if goal.reported and (done_now or index < len(goals) - 1):
+            # what was reported done for a request no longer under way: its own line, as
+            # long-lived as a finished request's outcome (a pinned goal's line stays whole;
+            # this detail may go)
+            line = f"- Reported done for “{_cap(one_line(goal.text), 50)}”: {_did(goal, latest)}"
+            did = P_FINISHED if latest else P_OLD_FINISHED
+            yield _Item(done, stale_note(line, stale), did, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
-            if goal.reported:
-                report = f"{_report(goal.outcome, items=False)}; did: {_did(goal, latest)}"
-            else:
-                report = _report(goal.outcome, items=id(goal) in recent)
+            report = _report(goal.outcome, items=id(goal) in recent and not goal.reported)
             line = f"- Finished: “{text}” → {report}"
             if is_pinned and index > 0:
                 priority = P_PINNED_GOAL  # the guard insists on its text: here it stands
