@@ -331,3 +331,11 @@ def test_the_model_prompt_asks_for_what_the_embedded_checkpoint_does(kind: Summa
         "を使います",  # a user's choice in their language
     ):
         assert asked in task
+
+
+def test_a_progress_line_is_no_effect() -> None:
+    output = (
+        'Waiting for deployment "api" rollout to finish: 2 of 6 replicas have been updated...\n'
+        'deployment "api" successfully rolled out'
+    )
+    assert reported_outcome(output) == 'deployment "api" successfully rolled out'

@@ -458,11 +458,13 @@ _HARNESS_STATUS = re.compile(
     r"^(?:the )?(?:command|process|tool(?: call)?|operation) (?:executed|ran|completed|"
     r"finished|exited)(?: successfully)?[.!]?(?: \(exit (?:code|status) \d+\)[.!]?)?$|"
     r"^(?:no )?(?:error|failure)s?\b|\b(?:not|n't|un)successful|\bfailed\b|"
+    r"^(?:still )?(?:waiting|retrying|polling|trying)\b|"
     r"\b\d+ (?:failed|errors?)\b(?<!\b0 failed)(?<!\b0 errors)(?<!\b0 error)",
     re.IGNORECASE,
 )
 """A line that states no effect (the harness' ``Command executed successfully (exit code
-0).``) or a failure: not what a call achieved."""
+0).``, a progress line: ``Waiting for … 2 of 6 replicas have been updated``) or a failure:
+not what a call achieved."""
 _MAX_OUTCOME_LINES = 3
 MAX_OUTCOME_LINE = 160
 
