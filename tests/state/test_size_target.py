@@ -77,7 +77,7 @@ def test_a_line_that_did_not_fit_comes_back_shortened() -> None:
     kept = _fit(items, full - 30, "checkpoint", frozenset(), terse=True)
     text = _layout_text(kept, "checkpoint", bare=True)
     assert len(text) <= full - 30
-    assert "- Working on: the request above" in text  # the open request still says so
+    assert "- Working on: the last goal above" in text  # the open request still says so
 
 
 def test_the_short_form_keeps_the_substance() -> None:
