@@ -153,20 +153,29 @@ def test_a_short_typed_list_of_requirements_stays_typed() -> None:
 
 
 def test_latin_script_prose_in_another_language_is_recognised() -> None:
-    polish = "Nie ruszaj bazy danych przed piątkiem, proszę."
-    czech = "Tu složku nemaž, potřebuju ji na zítřek."
-    assert not has_rules_for(polish) and not has_rules_for(czech)
+    # Hungarian and Swedish have no rules module; Polish and Czech have one
+    hungarian = "Kérlek, az adatbázist péntekig hagyd békén."
+    swedish = "Rör inte mappen, jag behöver filerna på fredag."
+    assert not has_rules_for(hungarian) and not has_rules_for(swedish)
+    assert has_rules_for("Nie ruszaj bazy danych przed piątkiem, proszę.")
     assert has_rules_for("Leave the database alone until Friday, please.")
-    assert verbatim_message(czech) == czech
+    assert verbatim_message(swedish) == swedish
     assert verbatim_message("Leave it.") is None
-    long_czech = " ".join([czech] * 8)
-    assert len(long_czech) > MAX_VERBATIM_MESSAGE and verbatim_message(long_czech) is None
+    long_swedish = " ".join([swedish] * 8)
+    assert len(long_swedish) > MAX_VERBATIM_MESSAGE and verbatim_message(long_swedish) is None
 
 
 def test_a_typed_message_in_a_language_without_rules_is_kept_verbatim() -> None:
-    german = "Bitte die Datei config.yaml nicht löschen, die brauchen wir noch."
+    swedish = "Ta inte bort filen config.yaml, vi behöver den fortfarande."
+    state = extract_working_state([user(swedish)])
+    assert any(f.text == swedish for f in state.facts)
+
+
+def test_a_message_in_a_language_with_a_module_is_kept_as_its_rule() -> None:
+    german = "Lösche die Datei config.yaml bitte nicht, die brauchen wir noch."
     state = extract_working_state([user(german)])
-    assert any(f.text == german for f in state.facts)
+    assert [c.text for c in state.constraints] == [german]
+    assert not any(f.text == german for f in state.facts)  # once, as the rule
 
 
 # --- invariants -------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import re
 from itertools import pairwise
 
 from synopsis.state._text import cap, normalize_ws, sentences
+from synopsis.state.rules import any_match
 from synopsis.state.statements import is_rule
 
 MAX_STATEMENT = 240
@@ -170,13 +171,20 @@ def approved_proposal(reply: str, said: str | None) -> str | None:
     line = normalize_ws(reply)
     if not said or not line or len(line) > MAX_APPROVAL or line.endswith(("?", "？")):
         return None
-    if not (_POSITIVE.match(line) or _NEGATIVE.match(line)):
+    low = line.lower()
+    if not (
+        _POSITIVE.match(line)
+        or _NEGATIVE.match(line)
+        or any_match("yes", low)  # the other languages' yes and no (rules/<lang>.py)
+        or any_match("no", low)
+    ):
         return None
     tail = said[-1500:]
     spans = sentences(tail)
     for start, end in reversed(spans[-4:]):  # the proposal is near the end of its message
         proposal = normalize_ws(tail[start:end])
-        if _PROPOSAL.search(proposal) and len(proposal) >= 12:
+        offers = _PROPOSAL.search(proposal) or any_match("proposal", proposal.lower())
+        if offers and len(proposal) >= 12:
             return f"{line} → {cap(proposal, MAX_STATEMENT)}"
     if spans:  # in any language, a closing question is what a yes or no answers
         last = normalize_ws(tail[slice(*spans[-1])])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from synopsis.state._text import cap, normalize_ws, sentences, window
+from synopsis.state.rules import first_match
 
 MAX_STATEMENT = 240
 
@@ -238,8 +239,10 @@ def pending_steps(text: str) -> list[str]:
         if _PENDING_HEAD.match(sentence):
             continue  # the heading of a list read above
         match = _PENDING.search(sentence)
-        if match is not None and len(sentence) >= 12:
-            found.append(window(sentence, match.start(), MAX_PENDING_STEP))
+        other = first_match("pending", sentence.lower()) if match is None else None
+        at = match.start() if match is not None else other[1].start() if other else None
+        if at is not None and len(sentence) >= 12:  # (the other languages: rules/<lang>.py)
+            found.append(window(sentence, at, MAX_PENDING_STEP))
     return list(merged_steps(found)[:MAX_PENDING])
 
 

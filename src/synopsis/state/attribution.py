@@ -49,7 +49,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from synopsis.state.model import Written
-from synopsis.state.rules import any_match, first_match, pattern
+from synopsis.state.rules import any_match, first_match, language_of, pattern
 from synopsis.state.statements import HAN, is_rule
 
 MAX_TYPED_LINES = 12
@@ -791,10 +791,18 @@ ENGLISH_SHARE = 0.12
 """Latin-script text with fewer common English words than this share is another language."""
 
 
-def has_rules_for(text: str) -> bool:
-    """Whether ``text`` is in a language our rule files cover: CJK, or Latin-script text
-    that reads as English — without letters beyond ASCII, or with enough common English
-    words (Czech, Polish or German prose has accented letters and almost none of them)."""
+def has_rules_for(text: str, stage: str = "rule") -> bool:
+    """Whether ``text`` is in a language our rule files cover for ``stage``: CJK, or
+    Latin-script text that reads as English — without letters beyond ASCII, or with
+    enough common English words (Czech, Polish or German prose has accented letters and
+    almost none of them) — or a language whose module has records of ``stage``."""
+    if _reads_as_english_or_chinese(text):
+        return True
+    language = language_of(text.lower())
+    return language is not None and stage in language.stages
+
+
+def _reads_as_english_or_chinese(text: str) -> bool:
     letters = _LETTER.findall(text)
     if not letters:
         return True
@@ -809,8 +817,11 @@ def has_rules_for(text: str) -> bool:
 
 
 def verbatim_message(text: str) -> str | None:
-    """A short typed message in a language without rules, kept whole (else None)."""
+    """A short typed message in a language other than English or Chinese, kept whole (else
+    None): a language without a module has no rules at all, and the records of the other
+    modules read far fewer phrasings than the English ones (the caller leaves it out when
+    the message gave a rule)."""
     flat = " ".join(text.split())
-    if not flat or len(flat) > MAX_VERBATIM_MESSAGE or has_rules_for(flat):
+    if not flat or len(flat) > MAX_VERBATIM_MESSAGE or _reads_as_english_or_chinese(flat):
         return None
     return flat

@@ -234,7 +234,7 @@ def is_request(text: str) -> bool:
             continue
         if _asks(sentence) or pat.REQUEST_INSIDE.search(low) or pat.PROBLEM_REPORT.search(low):
             return True
-    return not attribution.has_rules_for(normalize_ws(head))
+    return not attribution.has_rules_for(normalize_ws(head), "request")
 
 
 def asks_anew(text: str) -> bool:
@@ -361,7 +361,8 @@ class _Builder:
         elif any_match("undo", low):
             self._history(_history.Rewrite("last", "a reset the user made", count=1), None)
         verbatim = attribution.verbatim_message(typed)
-        if verbatim is not None:
+        if verbatim is not None and "rule" not in st.classify_all(typed, low, sentences(typed)):
+            # (a message that states a rule is kept as that rule)
             self._add_fact(Fact(verbatim, entry_id, classes=()))
 
     def _goal(self, text: str, entry_id: str | None, *, again: bool = False) -> bool:

@@ -2,9 +2,16 @@
 
 Each :class:`Rule` names what it recognises (``label``), which stage uses it (``stage``)
 and carries the examples it must and must not match, written for its own tests. Adding a
-language is adding a module with a ``RULES`` tuple; no code changes. A message in a
-language that has no module still keeps the user's short typed messages (see
-:mod:`synopsis.state.statements`).
+language is adding a module with a ``RULES`` tuple; no code changes (every module of this
+package is read). A message in a language that has no module still keeps the user's short
+typed messages (see :func:`synopsis.state.attribution.verbatim_message`).
+
+Dispatch: the English and Chinese records apply to every text (they always have: English
+names and words turn up in any message). A module that sets ``DETECT`` — a pattern that
+finds the words or the script of its language in lower-cased text — applies to a text
+only where ``DETECT`` finds something in it, so "no"/"solo"/"sempre" in a Spanish or
+Italian record never fire on English. Each sentence is asked on its own, so a message
+that mixes languages gets each sentence's own records.
 
 Stages:
 
@@ -46,7 +53,10 @@ Stages:
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
@@ -76,6 +86,10 @@ Stage = Literal[
     "output-line",
     "output-failure",
     "error-name",
+    "yes",
+    "no",
+    "proposal",
+    "pending",
 ]
 
 
@@ -90,15 +104,74 @@ class Rule:
     misses: tuple[str, ...] = ()
     """Texts it must not."""
     compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    gate: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    """Its language's ``DETECT`` (None: the record applies to every text)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "compiled", re.compile(self.pattern))
 
+    def applies_to(self, low: str) -> bool:
+        """Whether ``low`` is (or has a part) in the language of this record."""
+        return self.gate is None or self.gate.search(low) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    code: str
+    detect: re.Pattern[str] | None
+    """What finds a word (or a letter of the script) of the language; None: everywhere."""
+    stages: frozenset[str]
+    """The stages its module has records of."""
+
+
+@cache
+def _modules() -> tuple[tuple[Language, tuple[Rule, ...]], ...]:
+    found = []
+    for info in sorted(
+        pkgutil.iter_modules(__path__), key=lambda m: (m.name not in ("en", "zh"), m.name)
+    ):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        records: tuple[Rule, ...] = getattr(module, "RULES", ())
+        source = getattr(module, "DETECT", None)
+        detect = re.compile(source) if isinstance(source, str) else None
+        for record in records:
+            object.__setattr__(record, "gate", detect)
+        stages = frozenset(record.stage for record in records)
+        found.append((Language(info.name, detect, stages), records))
+    return tuple(found)
+
+
+def languages() -> tuple[Language, ...]:
+    """Every language that has a module, English and Chinese first."""
+    return tuple(language for language, _ in _modules())
+
 
 def _all_rules() -> tuple[Rule, ...]:
-    from synopsis.state.rules import en, harness, zh
+    return tuple(record for _, records in _modules() for record in records)
 
-    return (*en.RULES, *zh.RULES, *harness.RULES)
+
+MIN_DETECT_SHARE = 0.2
+"""Of a text's words, the share that its language's ``DETECT`` must find."""
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def language_of(low: str) -> Language | None:
+    """The language whose ``DETECT`` finds the most words of ``low`` (at least
+    :data:`MIN_DETECT_SHARE` of them), or None. Only words count: a letter such as "é"
+    gates the records but is shared by too many languages to tell one; and close
+    languages share function words, so this tells whether *some* module reads the text
+    rather than which language it is."""
+    words = len(_WORDS.findall(low))
+    best, best_hits = None, 0
+    for language in languages():
+        if language.detect is None:
+            continue
+        hits = sum(1 for match in language.detect.finditer(low) if len(match.group()) > 1)
+        if hits > best_hits:
+            best, best_hits = language, hits
+    if best is None or best_hits < MIN_DETECT_SHARE * words:
+        return None
+    return best
 
 
 @cache
@@ -118,7 +191,13 @@ def _first_matches(stage: Stage) -> TextMemo[tuple[Rule, re.Match[str]] | None]:
     records = rules(stage)
 
     def first(low: str) -> tuple[Rule, re.Match[str]] | None:
+        gates: dict[re.Pattern[str], bool] = {}
         for rule in records:
+            if rule.gate is not None:
+                if rule.gate not in gates:
+                    gates[rule.gate] = rule.gate.search(low) is not None
+                if not gates[rule.gate]:
+                    continue
             match = rule.compiled.search(low)
             if match is not None:
                 return rule, match
@@ -127,11 +206,31 @@ def _first_matches(stage: Stage) -> TextMemo[tuple[Rule, re.Match[str]] | None]:
     return remembered(first)
 
 
+class StagePattern:
+    """Every language's rules of a stage as one pattern per language, for a yes-or-no
+    question asked often (a match of it is a match of one of the records that apply)."""
+
+    def __init__(self, records: tuple[Rule, ...]) -> None:
+        by_gate: dict[re.Pattern[str] | None, list[str]] = {}
+        for rule in records:
+            by_gate.setdefault(rule.gate, []).append(f"(?:{rule.pattern})")
+        self._parts = [(gate, re.compile("|".join(sources))) for gate, sources in by_gate.items()]
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        first: re.Match[str] | None = None
+        for gate, joined in self._parts:
+            if gate is not None and gate.search(text) is None:
+                continue
+            match = joined.search(text, pos, endpos)
+            if match is not None and (first is None or match.start() < first.start()):
+                first = match
+        return first
+
+
 @cache
-def pattern(stage: Stage) -> re.Pattern[str]:
-    """Every language's rules of ``stage`` as one pattern, for a yes-or-no question asked
-    often (a match of it is a match of one of the records)."""
-    return re.compile("|".join(f"(?:{rule.pattern})" for rule in rules(stage)))
+def pattern(stage: Stage) -> StagePattern:
+    """Every language's rules of ``stage`` as one pattern (see :class:`StagePattern`)."""
+    return StagePattern(rules(stage))
 
 
 def any_match(stage: Stage, low: str) -> bool:
@@ -152,7 +251,7 @@ def _maskers(stage: Stage) -> TextMemo[str]:
 
 def _masked(stage: Stage, low: str) -> str:
     for rule in rules(stage):
-        if rule.compiled.search(low) is None:
+        if not rule.applies_to(low) or rule.compiled.search(low) is None:
             continue
         cue = "cue" in rule.compiled.groupindex
 

@@ -1,0 +1,158 @@
+"""Spanish extraction rules (see :mod:`synopsis.state.rules`). Patterns see lower case."""
+
+from __future__ import annotations
+
+from synopsis.state.rules import Rule
+
+_NEG_VERBS = (
+    r"toques|borres|uses|utilices|hagas|cambies|modifiques|subas|instales|añadas|agregues|"
+    r"elimines|ejecutes|pongas|metas|edites|crees|publiques|despliegues|reescribas|"
+    r"renombres|muevas|inventes|asumas|actualices|mezcles|fusiones|envíes|expongas"
+)
+_ES_VERBS = "|".join(v for v in _NEG_VERBS.split("|") if v not in {"uses", "metas"})
+"""The verbs as a word of the language (not those English writes the same)."""
+DETECT = (
+    rf"\b(?:{_ES_VERBS}|la|de|es|se|te|al|un|sino|somos|prefiero|sin|lo|ya|así|bien|qué|cómo|hola|este|esta|ese|esa|el|los|las|una|del|que|por|para|con|como|pero|está|están|esto|eso|hay|muy|más|"
+    r"también|porque|cuando|donde|nada|puedes|quiero|necesito|usa|mejor|ahora|"
+    r"aquí|archivo|rama|favor|gracias|sí|vale|pregúntame|debes|tienes|hacer|toques)\b|[ñ¿¡]"
+)
+"""Spanish words that English does not use (and ñ, ¿, ¡): the records apply where one is."""
+
+_TOKEN = r"[^\s,.;:!?]+"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "never-always-es",
+        "rule",
+        r"(?:^|[,;:]\s*|\by\s+|\bpero\s+|por favor,?\s+)(?:nunca|jamás|siempre)\b|"
+        r"\b(?:tienes que|debes|hay que|es obligatorio|está prohibido|prohibido|no se puede|"
+        r"no puedes|no debes|asegúrate de|evita|procura)\b",
+        matches=("Siempre responde en español.", "Nunca subas el .env.", "Debes usar pnpm.",
+                 "Está prohibido tocar la base de datos de producción."),
+        misses=("El build siempre tarda un poco.", "Puedes mirar el log?"),
+    ),
+    Rule(
+        "dont-do-es",
+        "rule",
+        rf"\bno\s+(?:(?:me|te|lo|la|los|las|le|les|se)\s+)?(?:{_NEG_VERBS})\b|\bsin (?:preguntar|"
+        r"avisar|consultar|permiso)\b",
+        matches=("Por favor, no toques la carpeta legacy.", "Y no lo borres sin preguntar."),
+        misses=("No sé qué pasa con el build.", "No funciona."),
+    ),
+    Rule(
+        "ask-first-es",
+        "rule",
+        r"\bpregúnta(?:me|nos)\b|\bconsúlta(?:me|lo conmigo)\b|\bpídeme (?:permiso|confirmación)\b|"
+        r"\bantes de [^.!?\n]{1,60}?\b(?:avísame|confírmame|pregúntame)\b",
+        matches=("Pregúntame antes de hacer push.",),
+        misses=("Me preguntó por el deploy.",),
+    ),
+    Rule(
+        "limit-es",
+        "rule",
+        r"\b(?:como (?:máximo|mucho|mínimo)|máximo|mínimo|no más de|menos de|al menos|"
+        r"no (?:debe|puede) (?:superar|pasar(?: de)?|exceder)|sin pasar(?:se)? de|por debajo de|"
+        r"que no (?:supere|pase de|exceda))\b",
+        matches=("El tiempo de respuesta, como máximo 200 ms.", "Que no supere los 50 euros."),
+        misses=("El servidor tiene 32 GB de memoria.",),
+    ),
+    Rule(
+        "only-and-language-es",
+        "rule",
+        r"(?:^|\s)(?:usa|utiliza|escribe|haz) (?:solo|sólo|solamente|únicamente)\b|"
+        r"\b(?:solo|sólo|solamente|únicamente) (?:usa|utiliza|con|en|se puede)\b|"
+        r"\b(?:responde|contesta|escribe|háblame)(?:me)? (?:siempre )?en (?:español|inglés|"
+        r"castellano|catalán|francés|alemán)\b|\bprefiero\b|\bmejor (?:no|que no)\b",
+        matches=("Responde en español, por favor.", "Usa solo la librería estándar.",
+                 "Prefiero tabs a espacios."),
+        misses=("Solo quería saludar.",),
+    ),
+    Rule(
+        "never-seen-es",
+        "not-rule",
+        r"(?P<cue>nunca|jamás|siempre) (?:(?:lo|la|me|te|se|le)\s+)?(?:he|había|has|ha|hemos|"
+        r"habían|han|hubo|fue|he visto|supe|entendí)\b",
+        matches=("Nunca había visto este error.", "Siempre ha funcionado así."),
+        misses=("Nunca subas el .env.",),
+    ),
+    Rule(
+        "correction-es",
+        "correction",
+        r"\b(?:en realidad|de hecho|perdón|perdona|me equivoqué|corrección|corrijo|mejor dicho|"
+        r"al final|ahora es|ahora son|cambia(?:lo)? a|cámbialo|mejor)\b",
+        matches=("Perdón, el puerto es 8081.", "Al final somos 12."),
+        misses=("El puerto es 8081.",),
+    ),
+    Rule(
+        "old-value-es",
+        "old-marker",
+        r"(?:\bno|\ben (?:lugar|vez) de|\ben vez del|\ben lugar del|\by no)\s+(?:el |la |"
+        r"los |las )?$",
+        matches=("el puerto es 8081, no ", "usa Postgres en lugar de "),
+        misses=("el puerto es ",),
+    ),
+    Rule(
+        "changed-to-es",
+        "update",
+        r"\b(?:cambia(?:mos|do|lo)?|cámbialo|pasa(?:mos)?|movimos|mueve|movido|pospuesto|"
+        r"adelantado|retrasado|actualiza(?:do)?)\s+(?:[^.!?\n]{0,30}?\s)?(?:a|al|para|hasta)\b|"
+        r"\ben (?:lugar|vez) de\b|\bal final\b|\ben realidad\b|\bcorrección\b|\bperdón\b",
+        matches=("Cambiamos la reunión al jueves.", "Usa Postgres en lugar de MySQL."),
+        misses=("La reunión es el jueves.",),
+    ),
+    Rule(
+        "instead-of-es",
+        "replace",
+        rf"(?:usa|utiliza|pon|elige)?\s*(?P<new>{_TOKEN})\s+en (?:lugar|vez) de\s+(?:el |la )?"
+        rf"(?P<old>{_TOKEN})",
+        matches=("Usa Postgres en lugar de MySQL.",),
+        misses=("Usa Postgres.",),
+    ),
+    Rule(
+        "not-old-but-new-es",
+        "replace",
+        rf"\bno\s+(?:es\s+)?(?:el |la |los |las )?(?P<old>{_TOKEN}),?\s+sino\s+(?:el |"
+        rf"la )?(?P<new>{_TOKEN})",
+        matches=("No es el martes, sino el jueves.", "no 8080 sino 8081"),
+        misses=("No es el martes.",),
+    ),
+    Rule(
+        "new-not-old-es",
+        "replace",
+        rf"(?P<new>{_TOKEN}),\s+(?:y\s+)?no\s+(?:el |la )?(?P<old>{_TOKEN})",
+        matches=("El puerto es 5433, no 5432.",),
+        misses=("No es 5433.",),
+    ),
+    Rule(
+        "stays-es",
+        "keep",
+        r"\b(?:sigue igual|se queda (?:igual|como está)|no cambia|se mantiene|queda igual|"
+        r"déjalo como está)\b",
+        matches=("La fecha de vuelta se queda igual.",),
+        misses=("La fecha cambia.",),
+    ),
+    Rule(
+        "no-es",
+        "no",
+        r"^(?:no|nop|mejor no|todavía no|déjalo|ni hablar)(?![\w])",
+        matches=("No, déjalo así.", "mejor no"),
+        misses=("Nada más.",),
+    ),
+    Rule(
+        "proposal-es",
+        "proposal",
+        r"\b(?:te (?:sugiero|recomiendo|propongo)|sugiero|recomiendo|propongo|¿quieres que|"
+        r"quieres que|¿lo hago|puedo (?:hacer|cambiar|añadir)|lo mejor sería|¿te parece)\b",
+        matches=("Te sugiero mover la lógica a un hook.", "¿Quieres que lo cambie?"),
+        misses=("He movido la lógica.",),
+    ),
+    Rule(
+        "still-to-do-es",
+        "pending",
+        r"\b(?:todavía|aún) (?:hay que|falta|faltan|queda|quedan|tengo que|tenemos que|"
+        r"no (?:he|hemos|está))\b|\b(?:falta|faltan|queda|quedan) por\b|\bel siguiente paso\b|"
+        r"\bpróximo paso\b|\bpendiente\b",
+        matches=("Todavía falta probar el login.", "El siguiente paso es el deploy."),
+        misses=("Ya está todo probado.",),
+    ),
+)  # fmt: skip

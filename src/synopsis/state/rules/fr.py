@@ -1,0 +1,161 @@
+"""French extraction rules (see :mod:`synopsis.state.rules`). Patterns see lower case."""
+
+from __future__ import annotations
+
+from synopsis.state.rules import Rule
+
+DETECT = (
+    r"\b(?:le|les|des|une|du|est|sont|avec|pour|dans|sur|pas|ne|jamais|toujours|mais|très|"
+    r"aussi|ça|cela|ceci|fichier|merci|oui|je|tu|nous|vous|il|elle|au|aux|qui|que|quoi|faut|"
+    r"dois|peux|moi|mon|ma|mes|ton|ta|tes|ce|cette|ces|et|ou|où|plus|rien|déjà|encore|"
+    r"plutôt|fait|demande|utilise|finalement|sera|vas|allez|parfait|volontiers|entendu|bon|n['’]\w+|d['’]\w+|l['’]\w+|c['’]est|qu['’]\w+)\b|[àâçèêëîïôûùœ]"
+)
+"""French words that English does not use (and its accents): the records apply where one is."""
+
+_TOKEN = r"[^\s,.;:!?]+"
+_START = r"(?:^|[,;:]\s*|\bet\s+|\bmais\s+|s['’]il te plaît,?\s+|stp,?\s+|surtout\s+)"
+"""Where an imperative stands: at the start of its clause (no subject before it)."""
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "never-always-fr",
+        "rule",
+        rf"{_START}(?:ne\s+|n['’])\s*(?:(?:le|la|les|lui|me|m['’]|y|en)\s*)?\w+\s+jamais\b|"
+        rf"{_START}(?:toujours|jamais)\b|\b(?:il faut|tu dois|vous devez|il est interdit|"
+        r"interdit de|interdiction de|obligatoire|assure-toi|assurez-vous|veille à|évite[zs]?)\b",
+        matches=("Ne touche jamais au schéma.", "Il faut tester chaque commit.",
+                 "Toujours en anglais, les messages de commit."),
+        misses=("Je n'ai jamais vu ça.", "Le build est toujours lent."),
+    ),
+    Rule(
+        "dont-fr",
+        "rule",
+        rf"{_START}(?:ne\s+|n['’])\s*(?:(?:le|la|les|lui|me|m['’]|y|en)\s*)?\w+[^.!?\n]{{0,4}}?"
+        r"\b(?:pas|rien|plus|aucun|aucune)\b|^(?:et\s+)?(?:pas de|aucun|aucune)\s+\w",
+        matches=("N'utilise pas de regex ici.", "Pas de nouvelles dépendances."),
+        misses=("Je ne sais pas.", "Ça ne marche pas chez moi."),
+    ),
+    Rule(
+        "ask-first-fr",
+        "rule",
+        r"\bdemande[zs]?[- ]moi\b|\bdemande-nous\b|\bconsulte[zs]?-moi\b|\bpréviens-moi\b|"
+        r"\bsans (?:me demander|mon accord|ma permission|me prévenir)\b",
+        matches=("Demande-moi avant de pousser.", "Rien sans mon accord."),
+        misses=("Il m'a demandé le fichier.",),
+    ),
+    Rule(
+        "limit-fr",
+        "rule",
+        r"\b(?:au maximum|au plus|au moins|au minimum|pas plus de|moins de|ne (?:doit|peut) pas "
+        r"dépasser|ne dépasse pas|maximum|minimum|en dessous de|doit rester (?:sous|en dessous|"
+        r"inférieur))\b",
+        matches=("Trois appels au maximum par minute.", "Le lot ne doit pas dépasser 50 Mo."),
+        misses=("Le serveur a 16 Go.",),
+    ),
+    Rule(
+        "only-and-language-fr",
+        "rule",
+        r"\b(?:utilise|prends|écris|écrivez|utilisez) (?:uniquement|seulement)\b|"
+        r"\b(?:uniquement|seulement) (?:en|avec|des?|le|la|les|sur|via)\b|"
+        r"\b(?:réponds|répondez|écris|écrivez|parle)(?:-moi)? (?:toujours |uniquement )?en "
+        r"(?:français|anglais|allemand|espagnol)\b|\bje (?:préfère|préférerais)\b|"
+        r"\bde préférence\b",
+        matches=("Réponds en français.", "Uniquement avec la lib standard.", "Je préfère Vitest."),
+        misses=("Je parle un peu anglais.",),
+    ),
+    Rule(
+        "said-of-oneself-fr",
+        "not-rule",
+        r"(?:\bje\s+|\bj['’]|\bon\s+|\bnous\s+|\bil\s+|\belle\s+|\bils\s+|\bça\s+|\bce\s+|"
+        r"\best\s+)(?:ne\s+|n['’])?\s*(?:\w+\s+){0,2}(?P<cue>jamais|toujours)\b",
+        matches=("Je n'ai jamais compris ce module.", "Ça plante toujours."),
+        misses=("Ne touche jamais au schéma.",),
+    ),
+    Rule(
+        "correction-fr",
+        "correction",
+        r"\b(?:en fait|finalement|pardon|désolé|correction|je me suis trompé|plutôt|au final|"
+        r"maintenant c['’]est)\b",
+        matches=("En fait, c'est le port 8081.", "Finalement on sera 14."),
+        misses=("C'est le port 8081.",),
+    ),
+    Rule(
+        "old-value-fr",
+        "old-marker",
+        r"(?:\bpas|\bau lieu d(?:e|u|es)|\bà la place d(?:e|u|es)|\bet non|\bplutôt que)"
+        r"\s*(?:le |la |les |l['’])?$",
+        matches=("c'est 8081, pas ", "Redis au lieu de "),
+        misses=("c'est ",),
+    ),
+    Rule(
+        "moved-to-fr",
+        "update",
+        r"\b(?:déplacé|décalé|reporté|avancé|repoussé|changé|passé|passons|modifié|"
+        r"déplace|décale|change)\b[^.!?\n]{0,30}?\b(?:à|au|en|pour|vers)\b|"
+        r"\bau lieu d(?:e|u|es)\b|\bà la place d(?:e|u|es)\b|\ben fait\b|\bfinalement\b|"
+        r"\bcorrection\b",
+        matches=("On a décalé la démo à jeudi.", "Redis au lieu de Memcached."),
+        misses=("La démo est jeudi.",),
+    ),
+    Rule(
+        "instead-of-fr",
+        "replace",
+        rf"(?P<new>{_TOKEN})\s+(?:au lieu|à la place) d(?:e |u |es |['’])\s*(?:la |le |l['’])?"
+        rf"(?P<old>{_TOKEN})",
+        matches=("Prends Redis au lieu de Memcached.",),
+        misses=("Prends Redis.",),
+    ),
+    Rule(
+        "not-old-but-new-fr",
+        "replace",
+        rf"\b(?:ce n['’]est )?pas\s+(?:le |la |les |l['’])?(?P<old>{_TOKEN}),?\s+mais\s+"
+        rf"(?:le |la |les |l['’])?(?P<new>{_TOKEN})",
+        matches=("Pas mardi, mais jeudi.",),
+        misses=("Pas mardi.",),
+    ),
+    Rule(
+        "new-not-old-fr",
+        "replace",
+        rf"(?P<new>{_TOKEN}),\s+(?:et\s+non|pas)\s+(?:le |la )?(?P<old>{_TOKEN})",
+        matches=("Le port est 5433, pas 5432.",),
+        misses=("Le port est 5433.",),
+    ),
+    Rule(
+        "stays-fr",
+        "keep",
+        r"\b(?:reste (?:le même|la même|inchangée?|pareil|comme avant)|ne change pas|inchangée?|"
+        r"on garde)\b",
+        matches=("La date de retour reste la même.",),
+        misses=("La date change.",),
+    ),
+    Rule(
+        "no-fr",
+        "no",
+        r"^(?:non|pas maintenant|pas encore|laisse tomber|surtout pas)(?!\w)",
+        matches=("Non, laisse comme ça.", "pas maintenant"),
+        misses=("Nous verrons.",),
+    ),
+    Rule(
+        "yes-fr",
+        "yes",
+        r"^(?:vas-y|allez-y|ça marche|c['’]est bon|parfait|volontiers|bien sûr|entendu)(?!\w)",
+        matches=("Vas-y.", "C'est bon pour moi."),
+        misses=("Ça ne marche pas.",),
+    ),
+    Rule(
+        "proposal-fr",
+        "proposal",
+        r"\b(?:je (?:te |vous )?(?:propose|suggère|recommande)|veux-tu que|voulez-vous que|"
+        r"tu veux que|souhaitez-vous que|on pourrait)\b",
+        matches=("Je propose de déplacer la logique.", "Tu veux que je le fasse ?"),
+        misses=("J'ai déplacé la logique.",),
+    ),
+    Rule(
+        "still-to-do-fr",
+        "pending",
+        r"\b(?:il reste à|il reste encore|il faut encore|reste à faire|encore à faire|prochaine "
+        r"étape|étape suivante|pas encore (?:fait|terminé|implémenté|testé))\b",
+        matches=("Il reste à tester le login.", "Prochaine étape : le déploiement."),
+        misses=("Tout est testé.",),
+    ),
+)  # fmt: skip

@@ -1,0 +1,158 @@
+"""Italian extraction rules (see :mod:`synopsis.state.rules`). Patterns see lower case."""
+
+from __future__ import annotations
+
+from synopsis.state.rules import Rule
+
+DETECT = (
+    r"\b(?:il|lo|gli|della|delle|dei|del|che|con|non|è|sono|anche|molto|più|"
+    r"questo|questa|quello|quella|grazie|sì|perché|quando|dove|devi|puoi|usa|chiedimi|niente|"
+    r"nulla|ho|hai|abbiamo|fare|già|alla|alle|al|nel|nella|una|uno|di|da|ci|si|mi|ti|ora|"
+    r"adesso|anzi|invece|prima|meglio|facciamo|bisogna|scrivimi|rispondi|preferisco|lascia|perdere|va|bene|procedi|certo|certamente|fallo|vai|cancellare|toccare|usare|spostato|spostata)\b|"
+    r"[àèìòù]"
+)
+"""Italian words that English does not use (and its accents): the records apply where one is."""
+
+_TOKEN = r"[^\s,.;:!?]+"
+_START = r"(?:^|[,;:]\s*|\be\s+|\bma\s+|per favore,?\s+|ti prego,?\s+)"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "never-always-it",
+        "rule",
+        rf"{_START}non\s+(?:(?:lo|la|li|le|mi|ci|gli)\s+)?\w+re\s+mai\b|{_START}(?:sempre|mai)\b|"
+        r"^\w+\s+sempre\b|\b(?:devi|dovete|bisogna|è obbligatorio|è vietato|vietato|assicurati|"
+        r"evita(?:te)?|non si (?:deve|può)|non puoi|non devi)\b",
+        matches=("Non toccare mai la produzione.", "Rispondi sempre in italiano.",
+                 "Bisogna scrivere i test."),
+        misses=("Il deploy è sempre lento.", "Non ho mai visto questo."),
+    ),
+    Rule(
+        "dont-it",
+        "rule",
+        rf"{_START}non\s+(?:(?:lo|la|li|le|mi|ci|gli)\s+)?\w+(?:are|ere|ire)(?:lo|la|li|le)?\b|"
+        r"^(?:e\s+)?(?:niente|nessun[ao]?)\s+\w",
+        matches=("Per favore, non usare jQuery.", "Niente dipendenze nuove."),
+        misses=("Non funziona.", "Non so perché."),
+    ),
+    Rule(
+        "ask-first-it",
+        "rule",
+        r"\bchiedimi\b|\bchiedi(?:mi)? prima\b|\bsenti(?:mi)? prima\b|"
+        r"\bsenza (?:chiedermi|chiedere|il mio (?:ok|permesso|consenso)|avvisarmi)\b",
+        matches=("Chiedimi prima di fare il merge.", "Nessun push senza il mio ok."),
+        misses=("Mi ha chiesto il file.",),
+    ),
+    Rule(
+        "limit-it",
+        "rule",
+        r"\b(?:al massimo|massimo|al minimo|minimo|almeno|non più di|meno di|non deve superare|"
+        r"non superare|sotto i|entro)\b",
+        matches=("Al massimo due richieste al secondo.", "Entro venerdì."),
+        misses=("Il server ha 32 GB.",),
+    ),
+    Rule(
+        "only-and-language-it",
+        "rule",
+        r"\b(?:usa|utilizza|scrivi|usate) (?:solo|soltanto|solamente|unicamente)\b|"
+        r"\b(?:solo|soltanto|unicamente) (?:con|in|la|il|le|i|tramite)\b|"
+        r"\b(?:rispondi|scrivi|parla)(?:mi)? (?:sempre )?in (?:italiano|inglese|tedesco)\b|"
+        r"\b(?:preferisco|preferirei)\b",
+        matches=("Usa solo la libreria standard.", "Scrivimi in italiano.", "Preferisco pnpm."),
+        misses=("Ho parlato con lui.",),
+    ),
+    Rule(
+        "said-of-oneself-it",
+        "not-rule",
+        r"\b(?:non\s+)?(?:ho|hai|ha|abbiamo|avete|hanno|avevo|sono|è|era|siamo|sei)\s+"
+        r"(?:\w+\s+)?(?P<cue>mai|sempre)\b",
+        matches=("Non ho mai usato Vite.", "Il deploy è sempre lento."),
+        misses=("Non toccare mai la produzione.",),
+    ),
+    Rule(
+        "correction-it",
+        "correction",
+        r"\b(?:anzi|in realtà|scusa|correzione|mi sono sbagliat[oa]|alla fine|ora è|adesso è|"
+        r"meglio)\b",
+        matches=("Anzi, la porta è 5433.", "Alla fine siamo in 9."),
+        misses=("La porta è 5433.",),
+    ),
+    Rule(
+        "old-value-it",
+        "old-marker",
+        r"(?:\bnon|\binvece (?:di|che)|\bal posto d(?:i|el|ella)|\be non)\s+"
+        r"(?:il |la |lo |i |le |alle |alla |al )?$",
+        matches=("è 5433, non ", "alle 15 invece che alle "),
+        misses=("è ",),
+    ),
+    Rule(
+        "moved-to-it",
+        "update",
+        r"\b(?:spostat[oa]|spostiamo|sposta|rimandat[oa]|anticipat[oa]|cambiat[oa]|cambiamo|"
+        r"passiamo|aggiornat[oa])\b[^.!?\n]{0,30}?\b(?:a|al|alla|alle|in|su|per)\b|"
+        r"\binvece (?:di|che)\b|\bal posto d(?:i|el|ella)\b|\banzi\b|\bin realtà\b",
+        matches=("Abbiamo spostato la demo a giovedì.", "Usa Redis al posto di Memcached."),
+        misses=("La demo è giovedì.",),
+    ),
+    Rule(
+        "instead-of-it",
+        "replace",
+        rf"(?P<new>{_TOKEN})\s+(?:invece (?:di|che)|al posto d(?:i|el|ella))\s+"
+        rf"(?:alle |il |la |lo )?(?P<old>{_TOKEN})",
+        matches=("Usa Redis invece di Memcached.",),
+        misses=("Usa Redis.",),
+    ),
+    Rule(
+        "not-old-but-new-it",
+        "replace",
+        rf"\bnon\s+(?:è\s+)?(?:il |la |lo )?(?P<old>{_TOKEN}),?\s+ma\s+(?:il |la |lo )?"
+        rf"(?P<new>{_TOKEN})",
+        matches=("Non martedì, ma giovedì.",),
+        misses=("Non martedì.",),
+    ),
+    Rule(
+        "new-not-old-it",
+        "replace",
+        rf"(?P<new>{_TOKEN}),\s+(?:e\s+)?non\s+(?:il |la )?(?P<old>{_TOKEN})",
+        matches=("La porta è 5433, non 5432.",),
+        misses=("La porta è 5433.",),
+    ),
+    Rule(
+        "stays-it",
+        "keep",
+        r"\b(?:resta (?:uguale|invariat[oa]|così|com['’]è)|rimane (?:uguale|invariat[oa]|così)|"
+        r"non cambia|invariat[oa])\b",
+        matches=("La data di ritorno resta uguale.",),
+        misses=("La data cambia.",),
+    ),
+    Rule(
+        "no-it",
+        "no",
+        r"^(?:non ancora|lascia perdere|per ora no|meglio di no|assolutamente no)(?!\w)",
+        matches=("Lascia perdere.", "per ora no"),
+        misses=("Nessun problema.",),
+    ),
+    Rule(
+        "yes-it",
+        "yes",
+        r"^(?:va bene|vai|procedi|perfetto|d['’]accordo|certo|certamente|fallo)(?!\w)",
+        matches=("Va bene, procedi.", "Certo."),
+        misses=("Vanno bene tutte e due?",),
+    ),
+    Rule(
+        "proposal-it",
+        "proposal",
+        r"\b(?:ti (?:suggerisco|propongo|consiglio)|suggerisco|propongo|vuoi che|preferisci che|"
+        r"potrei)\b",
+        matches=("Ti suggerisco di spostare la logica.", "Vuoi che lo faccia?"),
+        misses=("Ho spostato la logica.",),
+    ),
+    Rule(
+        "still-to-do-it",
+        "pending",
+        r"\b(?:resta da|rimane da|manca(?:no)? ancora|ancora da (?:fare|implementare|testare)|"
+        r"prossimo passo|passo successivo)\b",
+        matches=("Resta da testare il login.", "Il prossimo passo è il deploy."),
+        misses=("È tutto testato.",),
+    ),
+)  # fmt: skip
