@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from synopsis.state.sections import parse_sections
+
 
 def user(text: str) -> dict[str, Any]:
     return {"role": "user", "content": text}
@@ -37,3 +39,18 @@ def result(call_id: str, name: str, text: str, *, error: bool = False) -> dict[s
 def ids(messages: list[dict[str, Any]]) -> list[str]:
     """Entry ids e0, e1, … for ``messages``."""
     return [f"e{index}" for index in range(len(messages))]
+
+
+def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
+    """A bash call and its result."""
+    calling = act(call(call_id, "bash", command=command))
+    return [calling, result(call_id, "bash", output, error=error)]
+
+
+def by_section(text: str) -> dict[str, str]:
+    """A checkpoint's items per section kind, one line each."""
+    found: dict[str, str] = {}
+    for kind, _, items in parse_sections(text):
+        if kind:
+            found[kind] = found.get(kind, "") + "\n".join(items) + "\n"
+    return found

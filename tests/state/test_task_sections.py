@@ -8,32 +8,15 @@ report of the assistant with nested items. Expected lines are read off each hist
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from synopsis.state import extract_working_state
 from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._tools import reported_outcome
 from synopsis.state.render import render_state
-from synopsis.state.sections import parse_sections
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.prompts import build_prompt
-from tests.state.builders import act, call, result, say, user
-
-
-def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
-    calling = act(call(call_id, "bash", command=command))
-    return [calling, result(call_id, "bash", output, error=error)]
-
-
-def by_section(text: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for kind, _, items in parse_sections(text):
-        if kind:
-            found[kind] = found.get(kind, "") + "\n".join(items) + "\n"
-    return found
-
+from tests.state.builders import act, bash, by_section, call, result, say, user
 
 # --- the error line behind a harness' status lines ----------------------------------------
 

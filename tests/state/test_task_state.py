@@ -14,23 +14,9 @@ from synopsis.compaction import CompactionSettings, prepare_compaction
 from synopsis.compaction.compact import TURN_PREFIX_SEPARATOR, compact
 from synopsis.session import Session
 from synopsis.state import extract_working_state
-from synopsis.state.sections import parse_sections
 from synopsis.summarizers.base import SummaryKind, SummaryRequest
 from synopsis.summarizers.embedded import summarize_request
-from tests.state.builders import act, call, result, say, user
-
-
-def bash(call_id: str, command: str, output: str, *, error: bool = False) -> list[Any]:
-    calling = act(call(call_id, "bash", command=command))
-    return [calling, result(call_id, "bash", output, error=error)]
-
-
-def by_section(text: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for kind, _, items in parse_sections(text):
-        if kind:
-            found[kind] = found.get(kind, "") + "\n".join(items) + "\n"
-    return found
+from tests.state.builders import act, bash, by_section, call, result, say, user
 
 
 def blocked(text: str) -> str:
