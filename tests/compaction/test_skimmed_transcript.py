@@ -107,6 +107,17 @@ def _line(entry: dict[str, Any], ascii_only: bool) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def _session_of(folder: Path, messages: list[tuple[dict[str, Any], bool]]) -> Path:
+    """A session file of ``messages`` in a chain, each written ASCII-escaped or raw."""
+    lines = [json.dumps(HEADER).encode()]
+    for number, (message, ascii_only) in enumerate(messages):
+        entry = {"type": "message", "id": f"m{number}", "parentId": None, "message": message}
+        lines.append(_line(entry, ascii_only))
+    path = folder / "session.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
 def _parts_of_loaded(path: Path) -> list[str]:
     loaded = read_session_file(path)
     messages = [e["message"] for e in loaded.entries if e.get("type") == "message"]
@@ -126,12 +137,7 @@ def _parts_of_skimmed(path: Path) -> list[str] | None:
 def test_the_transcript_of_skimmed_heads_is_that_of_the_loaded_messages(
     tmp_path_factory: pytest.TempPathFactory, messages: list[tuple[dict[str, Any], bool]]
 ) -> None:
-    lines = [json.dumps(HEADER).encode()]
-    for number, (message, ascii_only) in enumerate(messages):
-        entry = {"type": "message", "id": f"m{number}", "parentId": None, "message": message}
-        lines.append(_line(entry, ascii_only))
-    path = tmp_path_factory.mktemp("transcript") / "session.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path = _session_of(tmp_path_factory.mktemp("transcript"), messages)
     parts = _parts_of_skimmed(path)
     assert parts is not None
     assert parts == _parts_of_loaded(path)
@@ -206,12 +212,7 @@ def _calling_message(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_calls_of_skimmed_heads_are_those_of_the_loaded_messages(
     tmp_path_factory: pytest.TempPathFactory, messages: list[tuple[dict[str, Any], bool]]
 ) -> None:
-    lines = [json.dumps(HEADER).encode()]
-    for number, (message, ascii_only) in enumerate(messages):
-        entry = {"type": "message", "id": f"m{number}", "parentId": None, "message": message}
-        lines.append(_line(entry, ascii_only))
-    path = tmp_path_factory.mktemp("calls") / "session.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path = _session_of(tmp_path_factory.mktemp("calls"), messages)
     skimmed = skim_session_file(path)
     assert skimmed is not None
     heads = MessageList([e["message"] for e in skimmed.entries])
