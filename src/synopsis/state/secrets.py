@@ -243,10 +243,6 @@ def _replaced(text: str, found: tuple[FoundSecret, ...], entry_id: str | None) -
     return "".join(parts)
 
 
-def is_secret_reference(text: str) -> bool:
-    return text.startswith("[secret: ") and text.endswith("]")
-
-
 def redact_value(value: object, entry_id: str | None = None) -> object:
     """``value`` (a message, or any JSON-like data) with credentials in its strings
     redacted; the same object when it holds none (a container is copied only when one of
