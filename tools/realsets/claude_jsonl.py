@@ -1,0 +1,109 @@
+"""A Claude Code session (``~/.claude/projects/…/<session>.jsonl``) → a corpus case's turns.
+
+Claude Code writes one line per event. ``user`` lines hold either what the person typed (a
+string, or ``text`` blocks; slash commands and their output appear as
+``<command-name>`` / ``<local-command-stdout>`` text, which the model saw, so they stay user
+turns) or ``tool_result`` blocks, each a tool turn answering its ``tool_use_id``.
+``assistant`` lines carry one content block each; the lines of one API message (the same
+``message.id``) make one assistant turn: its ``text`` blocks the text, its ``tool_use``
+blocks the calls (``thinking`` dropped). Sub-agent lines (``isSidechain``) and the
+bookkeeping lines (``queue-operation``, ``file-history-snapshot``, ``ai-title``,
+``last-prompt``, ``attachment``, ``summary``, ``system``) are dropped.
+
+    python3 tools/realsets/claude_jsonl.py SESSION.jsonl FIRST_LINE LAST_LINE OUT.json [REAL=FAKE …]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from common import Scrubber, clean, close_open_calls, trim, write_turns
+
+TOOL_LIMIT = 1500
+TEXT_LIMIT = 4000
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text") or ""))
+        elif isinstance(block, dict) and block.get("type") == "image":
+            parts.append("(an image the user attached)")
+    return "\n".join(parts)
+
+
+def _scrubbed(value: Any, scrub: Scrubber) -> Any:
+    if isinstance(value, str):
+        return trim(scrub(clean(value)), TEXT_LIMIT)
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, scrub) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, scrub) for v in value]
+    return value
+
+
+def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = []
+    names: dict[str, str] = {}
+    last_message = None
+    for event in events:
+        if event.get("isSidechain") or event.get("type") not in ("user", "assistant"):
+            continue
+        message = event.get("message") or {}
+        content = message.get("content")
+        if event["type"] == "assistant":
+            if message.get("id") != last_message or not turns or turns[-1]["role"] != "assistant":
+                turns.append({"role": "assistant", "text": ""})
+                last_message = message.get("id")
+            turn = turns[-1]
+            for block in content or []:
+                if block.get("type") == "text":
+                    text = trim(scrub(clean(str(block.get("text") or ""))), TEXT_LIMIT)
+                    turn["text"] = (turn["text"] + "\n\n" + text).strip()
+                elif block.get("type") == "tool_use":
+                    names[block["id"]] = block["name"]
+                    call = {
+                        "id": block["id"],
+                        "name": block["name"],
+                        "arguments": _scrubbed(block.get("input") or {}, scrub),
+                    }
+                    turn.setdefault("tool_calls", []).append(call)
+            continue
+        last_message = None
+        blocks = content if isinstance(content, list) else []
+        for block in blocks:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                call_id = str(block.get("tool_use_id"))
+                text = trim(scrub(clean(_text_of(block.get("content")))), TOOL_LIMIT)
+                turns.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": call_id,
+                        "name": names.get(call_id, "tool"),
+                        "text": text or "(empty result)",
+                    }
+                )
+        typed = _text_of(content if isinstance(content, str) else
+                         [b for b in blocks if b.get("type") != "tool_result"]).strip()
+        if typed:
+            turns.append({"role": "user", "text": trim(scrub(clean(typed)), TEXT_LIMIT)})
+    turns = [t for t in turns if t["role"] != "assistant" or t["text"] or t.get("tool_calls")]
+    return close_open_calls(turns)
+
+
+def main(argv: list[str]) -> None:
+    source, first, last, out, *names = argv
+    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
+    lines = Path(source).read_text(encoding="utf-8").splitlines()[int(first) - 1 : int(last)]
+    events = [json.loads(line) for line in lines if line.strip()]
+    write_turns(convert(events, scrub), Path(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
