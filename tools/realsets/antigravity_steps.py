@@ -7,7 +7,8 @@ Each line is a step with a ``type``:
   ``<ADDITIONAL_METADATA>`` clock and the ``<USER_SETTINGS_CHANGE>`` notes are the editor's
   and are dropped); an empty request (an image or a file only) says so.
 - ``PLANNER_RESPONSE``: one assistant turn, its ``content`` the text and its ``tool_calls``
-  the calls (arguments are JSON-encoded strings and are decoded; ``thinking`` is dropped).
+  the calls (arguments are JSON-encoded strings and are decoded; ``thinking`` is dropped; a
+  response with neither text nor calls is dropped).
 - every other step the model caused (``VIEW_FILE``, ``RUN_COMMAND``, ``CODE_ACTION``,
   ``GREP_SEARCH``, ``ERROR_MESSAGE`` for a call that could not run, …) is the result of the
   next unanswered call, in order.
@@ -103,7 +104,8 @@ def convert(steps: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]
                 }
                 turn.setdefault("tool_calls", []).append(made)
                 pending.append(made)
-            turns.append(turn)
+            if turn["text"] or turn.get("tool_calls"):
+                turns.append(turn)
         else:
             text = trim(scrub(clean(_result_text(step))), TOOL_LIMIT)
             if pending:
