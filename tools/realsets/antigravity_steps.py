@@ -12,6 +12,9 @@ Each line is a step with a ``type``:
 - every other step the model caused (``VIEW_FILE``, ``RUN_COMMAND``, ``CODE_ACTION``,
   ``GREP_SEARCH``, ``ERROR_MESSAGE`` for a call that could not run, …) is the result of the
   next unanswered call, in order.
+- a step numbered at or below an earlier one starts a branch (the person rewound the
+  conversation to edit a message): the steps it replaces are dropped, so the turns are the
+  conversation as the model last saw it.
 - ``SYSTEM_MESSAGE`` (a background command finished, with its output) reached the model as
   a message of its own and stays a user turn; ``EPHEMERAL_MESSAGE`` reminders,
   ``CONVERSATION_HISTORY`` and ``KNOWLEDGE_ARTIFACTS`` markers are harness text, dropped.
@@ -119,6 +122,18 @@ def convert(steps: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]
     return turns
 
 
+def linear(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation as it finally stood: a step whose index is not past the last one
+    starts a new branch from there (the person went back and edited an earlier message), so
+    the steps it replaces are dropped."""
+    kept: list[dict[str, Any]] = []
+    for step in steps:
+        while kept and kept[-1]["step_index"] >= step["step_index"]:
+            kept.pop()
+        kept.append(step)
+    return kept
+
+
 def main(argv: list[str]) -> None:
     source, first, last, out, *names = argv
     scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
@@ -127,7 +142,7 @@ def main(argv: list[str]) -> None:
         for line in Path(source).read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    chosen = [s for s in steps if int(first) <= s["step_index"] <= int(last)]
+    chosen = [s for s in linear(steps) if int(first) <= s["step_index"] <= int(last)]
     write_turns(convert(chosen, scrub), Path(out))
 
 
