@@ -73,7 +73,9 @@ def convert(source: str, first: int, last: int, scrub: Scrubber) -> list[dict[st
         elif kind == "reply":
             calls += 1
             call = {"id": f"aider_{calls}", "name": "aider", "arguments": {"step": "apply reply"}}
-            turns.append({"role": "assistant", "text": trim(text, TEXT_LIMIT), "tool_calls": [call]})
+            turns.append(
+                {"role": "assistant", "text": trim(text, TEXT_LIMIT), "tool_calls": [call]}
+            )
         else:
             last_turn = turns[-1] if turns else None
             if last_turn and last_turn["role"] == "assistant":
@@ -88,7 +90,12 @@ def convert(source: str, first: int, last: int, scrub: Scrubber) -> list[dict[st
                 call = {"id": call_id, "name": "aider", "arguments": step}
                 turns.append({"role": "assistant", "text": "", "tool_calls": [call]})
             turns.append(
-                {"role": "tool", "tool_call_id": call_id, "name": "aider", "text": trim(text, TOOL_LIMIT)}
+                {
+                    "role": "tool",
+                    "tool_call_id": call_id,
+                    "name": "aider",
+                    "text": trim(text, TOOL_LIMIT),
+                }
             )
     return _answer_silent_replies(turns)
 

@@ -19,7 +19,9 @@ Each line is a step with a ``type``:
   a message of its own and stays a user turn; ``EPHEMERAL_MESSAGE`` reminders,
   ``CONVERSATION_HISTORY`` and ``KNOWLEDGE_ARTIFACTS`` markers are harness text, dropped.
 
-    python3 tools/realsets/antigravity_steps.py TRAJECTORY.jsonl FIRST_STEP LAST_STEP OUT.json [REAL=FAKE …]
+    python3 tools/realsets/antigravity_steps.py TRAJECTORY.jsonl FIRST LAST OUT.json [REAL=FAKE …]
+
+(FIRST and LAST are step indexes.)
 """
 
 from __future__ import annotations
@@ -75,7 +77,12 @@ def convert(steps: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]
     def close() -> None:
         for call in pending:
             turns.append(
-                {"role": "tool", "tool_call_id": call["id"], "name": call["name"], "text": NO_RESULT}
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "name": call["name"],
+                    "text": NO_RESULT,
+                }
             )
         pending.clear()
 

@@ -89,8 +89,11 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
                         "text": text or "(empty result)",
                     }
                 )
-        typed = _text_of(content if isinstance(content, str) else
-                         [b for b in blocks if b.get("type") != "tool_result"]).strip()
+        typed = _text_of(
+            content
+            if isinstance(content, str)
+            else [b for b in blocks if b.get("type") != "tool_result"]
+        ).strip()
         if typed:
             turns.append({"role": "user", "text": trim(scrub(clean(typed)), TEXT_LIMIT)})
     turns = [t for t in turns if t["role"] != "assistant" or t["text"] or t.get("tool_calls")]

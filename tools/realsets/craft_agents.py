@@ -15,7 +15,9 @@ them in; the lines are written by time, which can differ):
 - ``info``: the app's notices ("响应中断" when the person stopped a reply, "Compacted
   Conversation" after the app compacted the context), kept as user turns the model saw.
 
-    python3 tools/realsets/craft_agents.py SESSION.jsonl FIRST_ORDER LAST_ORDER OUT.json [REAL=FAKE …]
+    python3 tools/realsets/craft_agents.py SESSION.jsonl FIRST LAST OUT.json [REAL=FAKE …]
+
+(FIRST and LAST are ``order`` numbers.)
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ IMAGE = "(an image the tool returned: a screenshot the person pasted; its data i
 
 
 def _result(message: dict[str, Any]) -> str:
-    """The tool's result as text; an image result (a JSON list of base64 blocks) is named, not kept."""
+    """The tool's result as text; an image (a JSON list of base64 blocks) is named, not kept."""
     result = str(message.get("toolResult") or message.get("content") or "(empty result)")
     if result.lstrip().startswith("[") and '"type": "image"' in result[:200]:
         return IMAGE
