@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, trim, write_turns
+from common import Scrubber, clean, close_open_calls, scrub_arguments, trim, write_turns
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -36,16 +36,6 @@ def _text_of(content: Any) -> str:
         elif isinstance(block, dict) and block.get("type") == "image":
             parts.append("(an image the user attached)")
     return "\n".join(parts)
-
-
-def _scrubbed(value: Any, scrub: Scrubber) -> Any:
-    if isinstance(value, str):
-        return trim(scrub(clean(value)), TEXT_LIMIT)
-    if isinstance(value, dict):
-        return {k: _scrubbed(v, scrub) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrubbed(v, scrub) for v in value]
-    return value
 
 
 def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]]:
@@ -71,7 +61,7 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
                     call = {
                         "id": block["id"],
                         "name": block["name"],
-                        "arguments": _scrubbed(block.get("input") or {}, scrub),
+                        "arguments": scrub_arguments(block.get("input") or {}, scrub, TEXT_LIMIT),
                     }
                     turn.setdefault("tool_calls", []).append(call)
             continue

@@ -64,6 +64,17 @@ class Scrubber:
         return self.fakes[value]
 
 
+def scrub_arguments(value: Any, scrub: Scrubber, limit: int) -> Any:
+    """A tool call's arguments with every string scrubbed, cleaned and trimmed, at any depth."""
+    if isinstance(value, str):
+        return trim(scrub(clean(value)), limit)
+    if isinstance(value, dict):
+        return {k: scrub_arguments(v, scrub, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_arguments(v, scrub, limit) for v in value]
+    return value
+
+
 def trim(text: str, limit: int) -> str:
     """Cut the middle of a text longer than ``limit`` and say how much was cut."""
     if len(text) <= limit:

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, trim, write_turns
+from common import Scrubber, clean, scrub_arguments, trim, write_turns
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -40,16 +40,6 @@ def _result(message: dict[str, Any]) -> str:
     if result.lstrip().startswith("[") and '"type": "image"' in result[:200]:
         return IMAGE
     return result
-
-
-def _scrubbed(value: Any, scrub: Scrubber) -> Any:
-    if isinstance(value, str):
-        return trim(scrub(clean(value)), TEXT_LIMIT)
-    if isinstance(value, dict):
-        return {k: _scrubbed(v, scrub) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrubbed(v, scrub) for v in value]
-    return value
 
 
 def convert(messages: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]]:
@@ -70,7 +60,7 @@ def convert(messages: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, A
                 turns.append(speaker)
             call_id = str(message.get("toolUseId") or message["id"])
             name = str(message.get("toolName") or "tool")
-            arguments = _scrubbed(message.get("toolInput") or {}, scrub)
+            arguments = scrub_arguments(message.get("toolInput") or {}, scrub, TEXT_LIMIT)
             speaker.setdefault("tool_calls", []).append(
                 {"id": call_id, "name": name, "arguments": arguments}
             )
