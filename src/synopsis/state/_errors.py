@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import re
 
+from synopsis.state import _patterns as pat
 from synopsis.state._memo import remembered
 from synopsis.state._regex import matches_anywhere
 from synopsis.state._text import cap, normalize_ws, window
+from synopsis.state.rules import any_match
 
 MAX_ERROR_LINE = 300
 NO_ERROR_MESSAGE = "(no error message)"
@@ -357,7 +359,6 @@ def user_reported_failure(text: str) -> str | None:
             line = f"{line} {cap(below, 80)}"
         return line
     for raw in lines:
-        match = _SAYS_BROKEN.search(raw)
-        if match is not None:
+        if _SAYS_BROKEN.search(raw) or any_match("fault-report", pat.lower_same(raw)):
             return window(normalize_ws(raw), 0, MAX_USER_FAILURE)
     return None

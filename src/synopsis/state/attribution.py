@@ -49,7 +49,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from synopsis.state.model import Written
-from synopsis.state.rules import any_match, first_match, language_of, pattern
+from synopsis.state.rules import (
+    ENGLISH_WORDS,
+    any_match,
+    first_match,
+    language_of,
+    pattern,
+    words_of_languages,
+)
 from synopsis.state.statements import HAN, is_rule
 
 MAX_TYPED_LINES = 12
@@ -781,12 +788,6 @@ def between_people(text: str, said: str, agent_work: bool) -> bool:
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
-_ENGLISH_WORDS = frozenset(
-    {"the", "a", "an", "to", "of", "and", "or", "in", "on", "at", "for", "with", "from", "by",
-     "is", "are", "was", "be", "it", "this", "that", "you", "i", "we", "my", "your", "our",
-     "me", "us", "not", "no", "do", "don", "can", "please", "if", "so", "but", "then", "when",
-     "what", "why", "how", "there", "all", "any", "use", "make", "add", "fix", "run"}
-)  # fmt: skip
 ENGLISH_SHARE = 0.12
 """Latin-script text with fewer common English words than this share is another language."""
 
@@ -798,7 +799,11 @@ def has_rules_for(text: str, stage: str = "rule") -> bool:
     almost none of them) — or a language whose module has records of ``stage``."""
     if _reads_as_english_or_chinese(text):
         return True
-    language = language_of(text.lower())
+    low = text.lower()
+    language = language_of(low)
+    if language is None:  # too short for its function words: its words and letters
+        found = words_of_languages(low, own_letters=True)
+        language = found[0] if found is not None else None
     return language is not None and stage in language.stages
 
 
@@ -813,7 +818,7 @@ def _reads_as_english_or_chinese(text: str) -> bool:
     words = [w.lower() for w in _WORD.findall(text) if not HAN.match(w[0])]
     if len(words) < 4 or all(ch.isascii() for ch in letters):
         return True  # too short to tell, or English fragments and names ("Yes GP, no SCDW")
-    return sum(1 for w in words if w in _ENGLISH_WORDS) >= ENGLISH_SHARE * len(words)
+    return sum(1 for w in words if w in ENGLISH_WORDS) >= ENGLISH_SHARE * len(words)
 
 
 def verbatim_message(text: str) -> str | None:

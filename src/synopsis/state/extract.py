@@ -211,9 +211,16 @@ _ASKS = re.compile(
 
 
 def _asks(sentence: str) -> bool:
+    """Whether a sentence asks for something: an English or Chinese ask, or one of another
+    language's ``request`` records (:mod:`synopsis.state.rules`)."""
     stripped = sentence.strip()
     low = pat.lower_same(stripped)
-    return bool(_ASKS.search(stripped) or pat.GOAL_EN.search(low) or pat.GOAL_ZH.search(low))
+    return bool(
+        _ASKS.search(stripped)
+        or pat.GOAL_EN.search(low)
+        or pat.GOAL_ZH.search(low)
+        or any_match("request", low)
+    )
 
 
 def is_request(text: str) -> bool:
@@ -229,7 +236,8 @@ def is_request(text: str) -> bool:
         low = pat.lower_same(sentence)
         if sentence.rstrip().endswith(("?", "？")):
             # "btw, is the coffee machine fixed?" is small talk, not the work
-            if pat.WORK_QUESTION.search(low) and not pat.ASIDE.match(low):
+            asks = pat.WORK_QUESTION.search(low) or any_match("request", low)
+            if asks and not pat.ASIDE.match(low):
                 return True  # "why isn't the tree showing the diff?", "你能不能…？"
             continue
         if _asks(sentence) or pat.REQUEST_INSIDE.search(low) or pat.PROBLEM_REPORT.search(low):

@@ -22,7 +22,7 @@ from typing import Literal
 from synopsis.state import _patterns as pat
 from synopsis.state._memo import remembered
 from synopsis.state._text import MAX_SENTENCE, sentences, window
-from synopsis.state.rules import any_match
+from synopsis.state.rules import any_match, foreign_language
 from synopsis.state.rules import masked as rules_masked
 
 SentenceKind = Literal["rule", "fact", "question", "other"]
@@ -36,10 +36,12 @@ _BREAKS = re.compile(r"[^\S\n]*\n\s*")
 
 
 def is_rule(sentence_low: str) -> bool:
-    """A sentence that states a rule, limit or preference."""
+    """A sentence that states a rule, limit or preference (the English rule words only in
+    a sentence no other language's module reads as its own: see
+    :func:`synopsis.state.rules.foreign_language`)."""
     masked = rule_masked(sentence_low)
     return bool(
-        pat.CONSTRAINT_EN.search(masked)
+        (pat.CONSTRAINT_EN.search(masked) and foreign_language(sentence_low) is None)
         or pat.CONSTRAINT_ZH.search(masked)
         or any_match("rule", masked)
     )
@@ -81,11 +83,12 @@ _EMPTY_WORDS = frozenset(
 
 def rule_masked(sentence_low: str) -> str:
     """The sentence with rule words that state no rule blanked out (beliefs, negated
-    obligations, clauses that ask or describe: see the ``not-rule`` records)."""
+    obligations, clauses that ask or describe, fault reports: see the ``not-rule`` and
+    ``fault-report`` records)."""
     masked = sentence_low
     if pat.NOT_A_RULE.search(sentence_low):
         masked = pat.NOT_A_RULE.sub(lambda m: " " * len(m.group()), sentence_low)
-    return rules_masked("not-rule", masked)
+    return rules_masked("fault-report", rules_masked("not-rule", masked))
 
 
 def has_specific(sentence: str, low: str) -> bool:

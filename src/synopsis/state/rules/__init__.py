@@ -6,12 +6,16 @@ language is adding a module with a ``RULES`` tuple; no code changes (every modul
 package is read). A message in a language that has no module still keeps the user's short
 typed messages (see :func:`synopsis.state.attribution.verbatim_message`).
 
-Dispatch: the English and Chinese records apply to every text (they always have: English
-names and words turn up in any message). A module that sets ``DETECT`` — a pattern that
-finds the words or the script of its language in lower-cased text — applies to a text
-only where ``DETECT`` finds something in it, so "no"/"solo"/"sempre" in a Spanish or
-Italian record never fire on English. Each sentence is asked on its own, so a message
-that mixes languages gets each sentence's own records.
+Dispatch: the Chinese records, and the English records of most stages, apply to every
+text (English names and words turn up in any message). A module that sets ``DETECT`` — a
+pattern that finds the words or the script of its language in lower-cased text — applies
+to a text only where ``DETECT`` finds something in it, so "no"/"solo"/"sempre" in a
+Spanish or Italian record never fire on English. The English records of
+:data:`ENGLISH_ONLY_STAGES` (what makes a sentence a rule) apply only to a sentence that
+no other module reads as its own language (:func:`foreign_language`): "No servidor …" is
+Portuguese for "on the server", "no van loi" unaccented Vietnamese for "it still fails".
+Each sentence is asked on its own, so a message that mixes languages gets each sentence's
+own records.
 
 Stages:
 
@@ -22,6 +26,9 @@ Stages:
 * ``not-rule`` — a rule word used for something else ("they don't *have to* be perfect",
   "tell me what *needs to* change", "it isn't *always* set"): the match (or its ``cue``
   group) is blanked out before the rule words are looked for;
+* ``fault-report`` — a sentence that tells what goes wrong ("it should list them, but it
+  only shows one", "it exits without writing the file"): its rule words describe the
+  fault, so it is blanked like a ``not-rule`` match, and it is a failure the user reports;
 * ``specific`` — a word that makes a declarative sentence a fact worth keeping
   verbatim (a place, a version, a named environment …);
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
@@ -44,6 +51,10 @@ Stages:
   with capitalised labels and rule bullets, a harness' or script's task prompt;
 * ``task-label`` — the line of a prompt template that labels its request ("TASK: …",
   "任务：…"): the request, when no plain paragraph states it;
+* ``request`` — a sentence that asks the agent for something ("¿Puedes …?", "Füge … hinzu",
+  "…してください"): in a language other than English and Chinese (whose requests are
+  :mod:`synopsis.state._patterns`' ``GOAL_EN`` / ``GOAL_ZH``), what makes a later
+  message a new request rather than a statement;
 * ``refers-to-paste`` — the user's words after what they pasted, pointing back at it
   ("see above", "以上是评审意见"): typed, though they end a pasted document;
 * ``automated``, ``protocol``, ``tool-result``, ``output-line``, ``output-failure``,
@@ -67,6 +78,7 @@ Stage = Literal[
     "harness",
     "rule",
     "not-rule",
+    "fault-report",
     "specific",
     "update",
     "correction",
@@ -90,6 +102,7 @@ Stage = Literal[
     "no",
     "proposal",
     "pending",
+    "request",
 ]
 
 
@@ -106,12 +119,16 @@ class Rule:
     compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
     gate: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
     """Its language's ``DETECT`` (None: the record applies to every text)."""
+    english_only: bool = field(default=False, init=False, repr=False, compare=False)
+    """An English record of :data:`ENGLISH_ONLY_STAGES`: not for another language's text."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "compiled", re.compile(self.pattern))
 
     def applies_to(self, low: str) -> bool:
         """Whether ``low`` is (or has a part) in the language of this record."""
+        if self.english_only:
+            return foreign_language(low) is None
         return self.gate is None or self.gate.search(low) is not None
 
 
@@ -136,6 +153,8 @@ def _modules() -> tuple[tuple[Language, tuple[Rule, ...]], ...]:
         detect = re.compile(source) if isinstance(source, str) else None
         for record in records:
             object.__setattr__(record, "gate", detect)
+            english_only = info.name == "en" and record.stage in ENGLISH_ONLY_STAGES
+            object.__setattr__(record, "english_only", english_only)
         stages = frozenset(record.stage for record in records)
         found.append((Language(info.name, detect, stages), records))
     return tuple(found)
@@ -153,6 +172,16 @@ def _all_rules() -> tuple[Rule, ...]:
 MIN_DETECT_SHARE = 0.2
 """Of a text's words, the share that its language's ``DETECT`` must find."""
 _WORDS = re.compile(r"[^\W\d_]+")
+ENGLISH_ONLY_STAGES = frozenset({"rule", "not-rule", "fault-report"})
+"""The stages whose English records stay off a sentence in another language: their cue
+words ("no", "only", "must", "without") are words or loans of other languages too."""
+ENGLISH_WORDS = frozenset(
+    {"the", "a", "an", "to", "of", "and", "or", "in", "on", "at", "for", "with", "from", "by",
+     "is", "are", "was", "be", "it", "this", "that", "you", "i", "we", "my", "your", "our",
+     "me", "us", "not", "no", "do", "don", "can", "please", "if", "so", "but", "then", "when",
+     "what", "why", "how", "there", "all", "any", "use", "make", "add", "fix", "run"}
+)  # fmt: skip
+"""Common English words: how much of a text reads as English."""
 
 
 def language_of(low: str) -> Language | None:
@@ -174,6 +203,62 @@ def language_of(low: str) -> Language | None:
     return best
 
 
+def foreign_language(low: str) -> Language | None:
+    """The language other than English that ``low`` (lower-cased text, mostly one
+    sentence) is written in, or None: :func:`words_of_languages`' language, when its words
+    outnumber the common English ones and are not a name or two in an English sentence
+    ("Only Zürich servers."): "Never deploy on a Friday, por favor." stays English, "No
+    entiendo por qué falla." is Spanish (remembered per text)."""
+    return _foreign(low)
+
+
+@remembered
+def _foreign(low: str) -> Language | None:
+    found = words_of_languages(low)
+    if found is None:
+        return None
+    language, whole, marked = found
+    words = _WORDS.findall(low)
+    english = sum(1 for word in words if word in ENGLISH_WORDS)
+    if whole + marked <= english or not (whole or 2 * marked >= len(words)):
+        return None
+    return language
+
+
+def words_of_languages(low: str, *, own_letters: bool = False) -> tuple[Language, int, int] | None:
+    """The module whose ``DETECT`` finds the most words of ``low`` — a whole word ("por",
+    "khong", "ниже") or a letter of the language in one ("rápido", "作って") — with how
+    many of each; None when it finds none. With ``own_letters`` a letter counts only for
+    the one module that has it ("č" Czech, "ł" Polish, "ğ" Turkish; not "é" or "ü", which
+    several languages share, Hungarian and Swedish too)."""
+    words = _WORDS.findall(low)
+    best: tuple[Language, int, int] | None = None
+    for language in languages():
+        if language.detect is None:
+            continue
+        whole = marked = 0
+        for word in words:
+            if language.detect.fullmatch(word):
+                whole += 1
+            elif language.detect.search(word) and (
+                not own_letters or any(_owners(ch) == {language.code} for ch in word)
+            ):
+                marked += 1
+        if whole + marked and (best is None or whole + marked > best[1] + best[2]):
+            best = (language, whole, marked)
+    return best
+
+
+@cache
+def _owners(letter: str) -> frozenset[str]:
+    """The modules whose ``DETECT`` finds ``letter`` on its own."""
+    return frozenset(
+        language.code
+        for language in languages()
+        if language.detect is not None and language.detect.search(letter)
+    )
+
+
 @cache
 def rules(stage: Stage) -> tuple[Rule, ...]:
     """Every language's rules of ``stage``."""
@@ -193,7 +278,10 @@ def _first_matches(stage: Stage) -> TextMemo[tuple[Rule, re.Match[str]] | None]:
     def first(low: str) -> tuple[Rule, re.Match[str]] | None:
         gates: dict[re.Pattern[str], bool] = {}
         for rule in records:
-            if rule.gate is not None:
+            if rule.english_only:
+                if not rule.applies_to(low):
+                    continue
+            elif rule.gate is not None:
                 if rule.gate not in gates:
                     gates[rule.gate] = rule.gate.search(low) is not None
                 if not gates[rule.gate]:
@@ -211,15 +299,20 @@ class StagePattern:
     question asked often (a match of it is a match of one of the records that apply)."""
 
     def __init__(self, records: tuple[Rule, ...]) -> None:
-        by_gate: dict[re.Pattern[str] | None, list[str]] = {}
+        by_gate: dict[tuple[re.Pattern[str] | None, bool], list[str]] = {}
         for rule in records:
-            by_gate.setdefault(rule.gate, []).append(f"(?:{rule.pattern})")
-        self._parts = [(gate, re.compile("|".join(sources))) for gate, sources in by_gate.items()]
+            by_gate.setdefault((rule.gate, rule.english_only), []).append(f"(?:{rule.pattern})")
+        self._parts = [
+            (gate, english_only, re.compile("|".join(sources)))
+            for (gate, english_only), sources in by_gate.items()
+        ]
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         first: re.Match[str] | None = None
-        for gate, joined in self._parts:
+        for gate, english_only, joined in self._parts:
             if gate is not None and gate.search(text) is None:
+                continue
+            if english_only and foreign_language(text) is not None:
                 continue
             match = joined.search(text, pos, endpos)
             if match is not None and (first is None or match.start() < first.start()):

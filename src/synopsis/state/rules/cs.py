@@ -150,4 +150,17 @@ RULES: tuple[Rule, ...] = (
         matches=("Ještě musíme otestovat login.", "Dalším krokem je nasazení."),
         misses=("Všechno je otestované.",),
     ),
+    Rule(
+        "request-cs",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|tak|a|pak|teď|ještě|dobře)[,.!:]?\s+)*"
+        r"(?:můžeš|mohl(?:a)? bys|mohli byste|potřebuj[ui],? abys|chci,? abys|chtěl(?:a)? bych|"
+        r"udělej|vytvoř|přidej|oprav|zkontroluj|podívej|koukni|změň|smaž|odstraň|odeber|přesuň|"
+        r"dej|napiš|implementuj|aktualizuj|spusť|otestuj|vysvětli|ukaž|najdi|nastav|nainstaluj|"
+        r"vygeneruj|pomoz|vyčisti|přejmenuj)(?!\w)|\bprosím\b",
+        matches=("Koukni prosím na ten cron.", "Odeber banner z úvodní stránky.",
+                 "Chci, abys report exportoval do PDF."),
+        misses=("Úvodní stránka už banner nemá.", "Report se exportuje do PDF."),
+    ),
 )  # fmt: skip

@@ -171,4 +171,19 @@ RULES: tuple[Rule, ...] = (
         matches=("Der Login muss noch getestet werden.", "Als Nächstes kommt das Deployment."),
         misses=("Alles ist getestet.",),
     ),
+    Rule(
+        "request-de",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|okay|also|und|dann|jetzt|noch|gut)[,.!:]?\s+)*"
+        r"(?:kannst du|könntest du|würdest du|kann(?:st)? (?:ich|du) bitte|"
+        r"ich (?:möchte|hätte gern|"
+        r"brauche|will),? dass|ich hätte gern|mach|mache|erstelle|füge|behebe|repariere|"
+        r"korrigiere|prüfe|überprüfe|schau|ändere|lösche|entferne|verschiebe|schreib|schreibe|"
+        r"implementiere|aktualisiere|migriere|führe|starte|teste|erkläre|zeig|zeige|such|suche|"
+        r"konfiguriere|installiere|generiere|hilf|räum|räume|benenne)\b|\bbitte\b",
+        matches=("Kannst du dir den Cronjob ansehen?", "Entferne das Banner von der Startseite.",
+                 "Ich möchte, dass der Bericht als PDF kommt."),
+        misses=("Die Startseite hat kein Banner mehr.", "Der Bericht kommt als PDF."),
+    ),
 )  # fmt: skip

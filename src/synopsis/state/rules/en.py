@@ -65,6 +65,18 @@ RULES: tuple[Rule, ...] = (
         misses=("Put the contents of notes.md in the README.",),
     ),
     Rule(
+        "exporter-placeholder",
+        "harness",
+        # what a transcript exporter writes in place of a turn it could not carry ("(the
+        # user's message has no text …)", "(the user sent an image)"): about the user, in
+        # the third person, in parentheses — not the user's words
+        r"^\((?:the )?user(?:['’]s (?:message|turn|input|reply))? (?:has|had|sent|shared|"
+        r"attached|pasted|uploaded|gave|provided)\b[^()\n]*\)$",
+        matches=("(the user's message has no text in the export: an image or a file only)",
+                 "(the user sent a screenshot)"),
+        misses=("(only the parser, please)", "The user sent the invoice twice."),
+    ),
+    Rule(
         "user-words-envelope",
         "quote-envelope",
         r"^(?:task|feedback|answer|query|question|request|user[-_]?(?:query|message|input|"
@@ -598,6 +610,44 @@ RULES: tuple[Rule, ...] = (
         matches=("great, now it works, but there's main issue, the bar is only updated once",
                  "I found a bug: the popup never closes."),
         misses=("Never close the popup.", "The issue tracker is on GitHub."),
+    ),
+    Rule(
+        "ide-fix-prompt",
+        "not-rule",
+        # the words an editor's "fix with AI" button writes after the error it pastes: the
+        # request is the error's fix, the "please make it concise" is the button's, not a
+        # standing rule of the user's
+        r"\bif you propose a fix, please make it concise\b",
+        matches=("How can I resolve this? If you propose a fix, please make it concise.",),
+        misses=("If you change the schema, please bump the version.",),
+    ),
+    Rule(
+        "expected-but-observed",
+        "fault-report",
+        # what should have happened, then what happens instead ("it should be a table, but I
+        # get a list"): a fault report; the rule words in it describe the fault
+        r"\b(?:should(?:n['’]t)?|was supposed to|is supposed to|were supposed to)\b[^.!?;\n]{1,80}?"
+        r",?\s+but\s+(?:(?:it|i|we|they|this|that|there|all|now|instead|nothing)\b"
+        r"(?!\s+(?:should|must|never|always)\b)|(?:just|only|still)\s)[^.!?;\n]*",
+        matches=("It should list the invoices, but it only shows the first one.",
+                 "the build was supposed to pass but I still get two failures"),
+        misses=("It should list the invoices, never the drafts.",
+                "You should ship it, but never on a Friday."),
+    ),
+    Rule(
+        "without-in-what-happens",
+        "fault-report",
+        # "without" in how something behaves ("it exits without writing the file", "json in
+        # the reply without a call"): what went on; a rule says what not to do without
+        r"\b(?:is|are|was|were|gets?|got|getting|comes?|came|coming|shows?|showed|showing|"
+        r"returns?|returned|returning|responds?|responded|appears?|appeared|finish(?:es|ed)|"
+        r"finishing|runs|ran|running|works|worked|loads|loaded|exits|exited|starts|started|ends|"
+        r"ended|crash(?:es|ed)|fails|failed|stops|stopped|prints|printed|passes|passed|happens|"
+        r"happened|goes|went|(?:in|into) (?:the |its |a )?(?:response|output|reply|answer|log|"
+        r"chat))\b[^.!?;\n]{0,50}?\b(?P<cue>without)\b",
+        matches=("The job finishes without sending the report.",
+                 "we get raw json in the reply without any tool call"),
+        misses=("Don't merge it without a review.", "Never call the API without a token."),
     ),
     # --- what makes a plain statement a fact to keep ----------------------------------------
     Rule(

@@ -20,6 +20,13 @@ DETECT = (
 
 _TOKEN = r"[^\s,.;:!?]+"
 
+_AMOUNT = (
+    r"(?:\d|\b(?:un|una|dos|tres|cuatro|cinco|seis|"
+    r"siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b)"
+)
+_BOUND = r"(?:como (?:máximo|mucho|mínimo)|máximo|mínimo|menos de|al menos)"
+"""A bound on an amount: a limit only with the amount said next to it (:data:`_AMOUNT`)."""
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "never-always-es",
@@ -50,11 +57,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "limit-es",
         "rule",
-        r"\b(?:como (?:máximo|mucho|mínimo)|máximo|mínimo|no más de|menos de|al menos|"
-        r"no (?:debe|puede) (?:superar|pasar(?: de)?|exceder)|sin pasar(?:se)? de|por debajo de|"
-        r"que no (?:supere|pase de|exceda))\b",
-        matches=("El tiempo de respuesta, como máximo 200 ms.", "Que no supere los 50 euros."),
-        misses=("El servidor tiene 32 GB de memoria.",),
+        # "máximo", "al menos" limit an amount said next to them; alone they say "the most"
+        rf"{_AMOUNT}[^.!?\n]{{0,30}}?\b{_BOUND}\b|\b{_BOUND}\b[^.!?\n]{{0,30}}?{_AMOUNT}|"
+        r"\b(?:no más de|no (?:debe|puede) (?:superar|pasar(?: de)?|exceder)|sin pasar(?:se)? de|"
+        r"por debajo de|que no (?:supere|pase de|exceda))\b",
+        matches=("El tiempo de respuesta, como máximo 200 ms.", "Que no supere los 50 euros.",
+                 "Dos reintentos como mucho."),
+        misses=("El servidor tiene 32 GB de memoria.", "Aprovecha al máximo la caché."),
     ),
     Rule(
         "only-and-language-es",
@@ -154,5 +163,20 @@ RULES: tuple[Rule, ...] = (
         r"\bpróximo paso\b|\bpendiente\b",
         matches=("Todavía falta probar el login.", "El siguiente paso es el deploy."),
         misses=("Ya está todo probado.",),
+    ),
+    Rule(
+        "request-es",
+        "request",
+        # what a user asks the agent for: a question to it, an imperative at the start of the
+        # sentence, or a wish about its work ("necesito que …")
+        r"^(?:(?:ok|vale|bueno|ahora|y|también|luego|entonces|porfa|por favor)[,.!:]?\s+)*"
+        r"(?:¿\s*)?(?:(?:me )?(?:puedes|podrías|podrias|pod[eé]s)|necesito que|quiero que|"
+        r"me gustaría|"
+        r"haz|hazme|crea|añade|agrega|arregla|corrige|revisa|mira|cambia|quita|elimina|borra|"
+        r"mueve|pon|escribe|implementa|actualiza|migra|ejecuta|prueba|explica|explícame|dime|"
+        r"muestra|busca|configura|instala|genera|ayúdame|limpia|renombra)\b|\bpor favor\b",
+        matches=("¿Me puedes mirar el log del worker?", "Quita el banner de la portada.",
+                 "Necesito que el informe salga en PDF."),
+        misses=("La portada ya no tiene banner.", "El informe sale en PDF."),
     ),
 )  # fmt: skip

@@ -16,6 +16,13 @@ _TOKEN = r"[^\s,.;:!?]+"
 _START = r"(?:^|[,;:]\s*|\bet\s+|\bmais\s+|s['’]il te plaît,?\s+|stp,?\s+|surtout\s+)"
 """Where an imperative stands: at the start of its clause (no subject before it)."""
 
+_AMOUNT = (
+    r"(?:\d|\b(?:un|une|deux|trois|quatre|cinq|six|"
+    r"sept|huit|neuf|dix|vingt|trente|cent|mille)\b)"
+)
+_BOUND = r"(?:au maximum|au plus|au moins|au minimum|maximum|minimum|moins de)"
+"""A bound on an amount: a limit only with the amount said next to it (:data:`_AMOUNT`)."""
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "never-always-fr",
@@ -46,11 +53,15 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "limit-fr",
         "rule",
-        r"\b(?:au maximum|au plus|au moins|au minimum|pas plus de|moins de|ne (?:doit|peut) pas "
-        r"dépasser|ne dépasse pas|maximum|minimum|en dessous de|doit rester (?:sous|en dessous|"
-        r"inférieur))\b",
-        matches=("Trois appels au maximum par minute.", "Le lot ne doit pas dépasser 50 Mo."),
-        misses=("Le serveur a 16 Go.",),
+        # "au plus", "maximum" limit an amount said next to them ("trois appels au maximum");
+        # alone they say "as much as" ("automatiser au plus la chose")
+        rf"{_AMOUNT}[^.!?\n]{{0,30}}?\b{_BOUND}\b|\b{_BOUND}\b[^.!?\n]{{0,30}}?{_AMOUNT}|"
+        r"\b(?:au plus tard|pas plus de|ne (?:doit|peut) pas dépasser|ne dépasse pas|"
+        r"en dessous de|doit rester (?:sous|en dessous|inférieur))\b",
+        matches=("Trois appels au maximum par minute.", "Le lot ne doit pas dépasser 50 Mo.",
+                 "Au minimum 2 relecteurs par demande de fusion."),
+        misses=("Le serveur a 16 Go.", "Il faut profiter au maximum de la journée.",
+                "On veut automatiser au plus le déploiement."),
     ),
     Rule(
         "only-and-language-fr",
@@ -157,5 +168,21 @@ RULES: tuple[Rule, ...] = (
         r"étape|étape suivante|pas encore (?:fait|terminé|implémenté|testé))\b",
         matches=("Il reste à tester le login.", "Prochaine étape : le déploiement."),
         misses=("Tout est testé.",),
+    ),
+    Rule(
+        "request-fr",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|bon|alors|et|aussi|ensuite|maintenant|bien)[,.!:]?\s+)*"
+        r"(?:peux-tu|pourrais-tu|tu peux|tu pourrais|est-ce que tu (?:peux|pourrais)|pouvez-vous|"
+        r"pourriez-vous|merci de|il faut que tu|je (?:veux|voudrais) que|"
+        r"j['’]aimerais (?:que|bien)|"
+        r"fais|fais-moi|crée|ajoute|corrige|répare|vérifie|regarde|change|modifie|supprime|"
+        r"enlève|retire|déplace|mets|écris|implémente|migre|lance|teste|explique|montre|cherche|"
+        r"configure|installe|génère|aide-moi|nettoie|renomme)\b|\bs['’]il (?:te|vous) pla[iî]t\b|"
+        r"\bstp\b|\bsvp\b",
+        matches=("Tu peux jeter un œil au cron ?", "Retire la bannière de l'accueil.",
+                 "Je voudrais que le rapport sorte en PDF."),
+        misses=("L'accueil n'a plus de bannière.", "Le rapport sort en PDF."),
     ),
 )  # fmt: skip

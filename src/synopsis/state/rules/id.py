@@ -9,7 +9,7 @@ DETECT = (
     r"anda|tolong|bisa|sudah|belum|akan|ada|juga|atau|karena|kalau|jika|saja|dulu|pakai|pake|"
     r"gunakan|mohon|terima|kasih|iya|nggak|gak|enggak|tapi|bukan|sebenarnya|ganti|tetap|"
     r"lanjut|lanjutkan|boleh|silakan|oke|sip|setuju|maksimal|minimal|hanya|cuma|jawab|dalam|"
-    r"bahasa|ralat|kita|masih|perlu|orang|\w+nya)\b"
+    r"bahasa|ralat|kita|masih|perlu|orang|coba|lihat|hapus|tambahkan|perbaiki|buatkan|\w+nya)\b"
 )
 """Indonesian words that English does not use: the records apply where one is."""
 
@@ -131,5 +131,18 @@ RULES: tuple[Rule, ...] = (
         r"langkah (?:berikutnya|selanjutnya)|tinggal)\b",
         matches=("Login masih perlu dites.", "Langkah berikutnya adalah deploy."),
         misses=("Semua sudah dites.",),
+    ),
+    Rule(
+        "request-id",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:oke|ok|nah|terus|sekarang|juga|lalu|jadi)[,.!:]?\s+)*"
+        r"(?:tolong|bisa|bisakah|mohon|coba|(?:saya|aku) (?:mau|ingin|minta)|minta|buat|buatkan|"
+        r"bikin|bikinin|tambahkan|tambahin|perbaiki|benerin|cek|periksa|lihat|liat|ganti|ubah|"
+        r"hapus|pindahkan|pindahin|taruh|tulis|tuliskan|perbarui|jalankan|uji|jelaskan|"
+        r"tunjukkan|cari|atur|pasang|bantu|bersihkan)\b|\btolong\b|\bmohon\b",
+        matches=("Coba lihat cron-nya.", "Hapus banner di halaman depan.",
+                 "Aku mau laporannya keluar dalam PDF."),
+        misses=("Halaman depan sudah tidak ada banner.", "Laporannya keluar dalam PDF."),
     ),
 )  # fmt: skip

@@ -16,6 +16,13 @@ DETECT = (
 _TOKEN = r"[^\s,.;:!?]+"
 _START = r"(?:^|[,;:]\s*|\be\s+|\bma\s+|per favore,?\s+|ti prego,?\s+)"
 
+_AMOUNT = (
+    r"(?:\d|\b(?:un|uno|una|due|tre|quattro|cinque|sei|"
+    r"sette|otto|nove|dieci|venti|trenta|cento|mille)\b)"
+)
+_BOUND = r"(?:al massimo|massimo|al minimo|minimo|almeno|meno di)"
+"""A bound on an amount: a limit only with the amount said next to it (:data:`_AMOUNT`)."""
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "never-always-it",
@@ -46,10 +53,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "limit-it",
         "rule",
-        r"\b(?:al massimo|massimo|al minimo|minimo|almeno|non più di|meno di|non deve superare|"
-        r"non superare|sotto i|entro)\b",
-        matches=("Al massimo due richieste al secondo.", "Entro venerdì."),
-        misses=("Il server ha 32 GB.",),
+        # "massimo", "almeno" limit an amount said next to them; alone they say "the most"
+        rf"{_AMOUNT}[^.!?\n]{{0,30}}?\b{_BOUND}\b|\b{_BOUND}\b[^.!?\n]{{0,30}}?{_AMOUNT}|"
+        r"\b(?:non più di|non deve superare|non superare|sotto i|entro)\b",
+        matches=("Al massimo due richieste al secondo.", "Entro venerdì.",
+                 "Tre tentativi al massimo, poi fermati."),
+        misses=("Il server ha 32 GB.", "Abbiamo dato il massimo su questo rilascio."),
     ),
     Rule(
         "only-and-language-it",
@@ -154,5 +163,19 @@ RULES: tuple[Rule, ...] = (
         r"prossimo passo|passo successivo)\b",
         matches=("Resta da testare il login.", "Il prossimo passo è il deploy."),
         misses=("È tutto testato.",),
+    ),
+    Rule(
+        "request-it",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|allora|e|poi|ora|adesso|anche|bene)[,.!:]?\s+)*"
+        r"(?:(?:mi )?(?:puoi|potresti)|ti chiedo di|vorrei che|ho bisogno che|fai|fammi|crea|"
+        r"aggiungi|correggi|sistema|controlla|verifica|guarda|cambia|modifica|elimina|togli|"
+        r"rimuovi|sposta|metti|scrivi|implementa|aggiorna|migra|esegui|lancia|prova|spiega|"
+        r"mostra|cerca|configura|installa|genera|aiutami|pulisci|rinomina)\b|"
+        r"\bper (?:favore|piacere)\b",
+        matches=("Mi puoi dare un'occhiata al cron?", "Togli il banner dalla home.",
+                 "Vorrei che il report uscisse in PDF."),
+        misses=("La home non ha più il banner.", "Il report esce in PDF."),
     ),
 )  # fmt: skip

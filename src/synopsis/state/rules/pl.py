@@ -141,4 +141,17 @@ RULES: tuple[Rule, ...] = (
         matches=("Jeszcze trzeba przetestować logowanie.", "Następny krok to wdrożenie."),
         misses=("Wszystko przetestowane.",),
     ),
+    Rule(
+        "request-pl",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|dobra|no|i|a|teraz|jeszcze|potem)[,.!:]?\s+)*"
+        r"(?:(?:czy )?(?:możesz|mógłbyś|mogłabyś|mógłby pan)|potrzebuję,? żebyś|chcę,? żebyś|"
+        r"zrób|stwórz|utwórz|dodaj|napraw|popraw|sprawdź|zobacz|zerknij|zmień|usuń|przenieś|"
+        r"wrzuć|napisz|zaimplementuj|zaktualizuj|uruchom|przetestuj|wyjaśnij|pokaż|znajdź|"
+        r"skonfiguruj|zainstaluj|wygeneruj|pomóż|wyczyść)(?!\w)|\bproszę\b",
+        matches=("Zerknij na tego crona.", "Usuń baner ze strony głównej.",
+                 "Chcę, żebyś eksportował raport do PDF."),
+        misses=("Strona główna nie ma już banera.", "Raport eksportuje się do PDF."),
+    ),
 )  # fmt: skip

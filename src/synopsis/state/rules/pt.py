@@ -18,13 +18,22 @@ DETECT = (
     rf"\b(?:{_PT_VERBS}|suba|rode|funcionou|assim|os|um|uma|da|dos|das|que|para|com|não|é|são|está|estão|mas|muito|mais|também|"
     r"porque|quando|onde|você|vc|pode|quero|preciso|arquivo|obrigado|obrigada|"
     r"valeu|sim|isso|esse|essa|este|esta|na|nos|nas|ao|aos|pra|pro|já|só|deve|faça|mexa|"
-    r"use|mude|troca|troque|agora|ainda|melhor|pergunte|pelo|pela|beleza|bora|fechado|certo|em|prefiro|somos|vez|continua|igual)\b|"
+    r"use|mude|troca|troque|agora|ainda|melhor|pergunte|pelo|pela|beleza|bora|fechado|certo|em|prefiro|somos|vez|continua|igual|"
+    r"uns|umas|ele|ela|eles|elas|eu|seu|sua|meu|minha|nosso|nossa|tem|foi|vai|vou|depois|sem|até|"
+    r"mesmo|aqui|tudo|nada|novo|nova|dois|duas|três|dez|ou|qual|quem)\b|"
     r"[ãõçâêôáéíóú]"
 )
 """Portuguese words that English does not use (and ã, õ, ç …): the records apply where one is."""
 
 _TOKEN = r"[^\s,.;:!?]+"
 _START = r"(?:^|[,;:]\s*|\be\s+|\bmas\s+|por favor,?\s+)"
+_AMOUNT = (
+    r"(?:\d|\b(?:um|uma|dois|duas|três|quatro|cinco|seis|"
+    r"sete|oito|nove|dez|vinte|trinta|cem|mil)\b)"
+)
+_BOUND = r"(?:no máximo|máximo|no mínimo|mínimo|pelo menos|menos de)"
+"""A bound on an amount: a limit only with the amount said next to it (:data:`_AMOUNT`)."""
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "never-always-pt",
@@ -54,10 +63,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "limit-pt",
         "rule",
-        r"\b(?:no máximo|máximo|no mínimo|mínimo|pelo menos|não mais (?:de|que)|menos de|"
-        r"não pode (?:passar|ultrapassar|exceder)|abaixo de)\b",
-        matches=("No máximo 3 tentativas.", "A fatura não pode passar de 200 reais."),
-        misses=("O servidor tem 16 GB.",),
+        # "máximo", "pelo menos" limit an amount said next to them; alone they say "the most"
+        rf"{_AMOUNT}[^.!?\n]{{0,30}}?\b{_BOUND}\b|\b{_BOUND}\b[^.!?\n]{{0,30}}?{_AMOUNT}|"
+        r"\b(?:não mais (?:de|que)|não pode (?:passar|ultrapassar|exceder)|abaixo de)\b",
+        matches=("No máximo 3 tentativas.", "A fatura não pode passar de 200 reais.",
+                 "Duas revisões no mínimo antes do merge."),
+        misses=("O servidor tem 16 GB.", "Aproveite ao máximo a documentação."),
     ),
     Rule(
         "only-and-language-pt",
@@ -161,5 +172,20 @@ RULES: tuple[Rule, ...] = (
         r"falta(?:m)? (?:ainda|fazer|testar|implementar)|próximo passo|pendente)\b",
         matches=("Ainda falta testar o login.", "O próximo passo é o deploy."),
         misses=("Tudo testado.",),
+    ),
+    Rule(
+        "request-pt",
+        "request",
+        # a question to the agent, an imperative at the start, or a wish about its work
+        r"^(?:(?:ok|beleza|então|e|agora|também|depois|bom)[,.!:]?\s+)*"
+        r"(?:(?:você|voce|vc) (?:pode|poderia|consegue)|pode|podes|poderia|consegue|preciso que|"
+        r"quero que|gostaria (?:que|de)|faça|faz|crie|cria|adicione|adiciona|corrija|corrige|"
+        r"conserte|arrume|arruma|verifique|verifica|olhe|olha|veja|mude|muda|altere|remova|"
+        r"tire|tira|apague|apaga|mova|coloque|coloca|escreva|escreve|implemente|atualize|migre|"
+        r"rode|roda|execute|teste|testa|explique|explica|mostre|mostra|procure|configure|"
+        r"instale|gere|me ajude|limpe|renomeie)\b|\bpor favor\b|\bpfv\b",
+        matches=("Consegue dar uma olhada no cron?", "Tira o banner da página inicial.",
+                 "Quero que o relatório saia em PDF."),
+        misses=("A página inicial não tem mais banner.", "O relatório sai em PDF."),
     ),
 )  # fmt: skip

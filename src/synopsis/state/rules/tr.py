@@ -136,4 +136,16 @@ RULES: tuple[Rule, ...] = (
         matches=("Giriş testi henüz yapılmadı.", "Bir sonraki adım dağıtım."),
         misses=("Her şey test edildi.",),
     ),
+    Rule(
+        "request-tr",
+        "request",
+        # "…abilir misin?", "lütfen", a wish ("…istiyorum"), or an imperative ending the sentence
+        r"\blütfen\b|[ae]bilir\s?(?:mi|mı)(?:sin|sın|siniz|sınız)\b|\bister misin\b|"
+        r"(?:n[iıuü]|[iıuü]) istiyorum\b|"
+        r"(?:^|\s)(?:yap|ekle|düzelt|oluştur|kontrol et|bak|değiştir|sil|kaldır|taşı|koy|yaz|"
+        r"güncelle|çalıştır|test et|açıkla|göster|bul|ayarla|kur|temizle)(?:ın|in)?[.!]*$",
+        matches=("Cron'a bir bakabilir misin?", "Ana sayfadaki banner'ı kaldır.",
+                 "Raporun PDF olarak çıkmasını istiyorum."),
+        misses=("Ana sayfada artık banner yok.", "Rapor PDF olarak çıkıyor."),
+    ),
 )  # fmt: skip

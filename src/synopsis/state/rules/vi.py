@@ -6,7 +6,10 @@ from synopsis.state.rules import Rule
 
 DETECT = (
     r"\b(?:không|và|của|là|có|cho|với|này|đó|tôi|bạn|mình|em|anh|chị|được|đã|sẽ|đừng|phải|"
-    r"luôn|chỉ|hãy|xin|thì|nhé|nha|ạ|rồi|chưa|thay|vì|dùng)\b|"
+    r"luôn|chỉ|hãy|xin|thì|nhé|nha|ạ|rồi|chưa|thay|vì|dùng|"
+    # the same words typed without their marks ("minh khong biet", "no van loi")
+    r"khong|duoc|cua|nhung|voi|minh|toi|thi|nhe|roi|chua|van|nhu|cung|dang|khi|neu|phai|"
+    r"luon|hay|lam|sao|tai|nay|nua|lai|loi|xong|chay|giup)\b|"
     r"[àáèéìíòóùúýăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]"
 )
 """Vietnamese words that English does not use (and its tone marks): the records apply where
@@ -127,5 +130,17 @@ RULES: tuple[Rule, ...] = (
         r"bước tiếp theo|tiếp theo là)\b",
         matches=("Còn phải test đăng nhập.", "Bước tiếp theo là deploy."),
         misses=("Đã test xong hết.",),
+    ),
+    Rule(
+        "request-vi",
+        "request",
+        # a polite ask ("hãy", "giúp mình", "làm ơn"), or an imperative at the start
+        r"^(?:(?:ok|rồi|giờ|bây giờ|tiếp|thế|vậy)[,.!:]?\s+)*"
+        r"(?:hãy|làm ơn|vui lòng|xin|bạn (?:có thể|hãy|giúp)|(?:mình|tôi|em) muốn|thêm|tạo|sửa|"
+        r"kiểm tra|xem|đổi|xoá|xóa|bỏ|chuyển|viết|cập nhật|chạy|giải thích|tìm|cài|dọn)(?!\w)|"
+        r"\bgiúp (?:mình|tôi|em)\b|\b(?:giùm|dùm)\b",
+        matches=("Xem giùm mình cái cron.", "Bỏ banner ở trang chủ đi.",
+                 "Mình muốn báo cáo xuất ra PDF."),
+        misses=("Trang chủ không còn banner nữa.", "Báo cáo xuất ra PDF."),
     ),
 )  # fmt: skip
