@@ -54,7 +54,7 @@ from synopsis.state.model import (
     Goal,
     WorkingState,
 )
-from synopsis.state.rules import any_match
+from synopsis.state.rules import any_match, foreign_language
 from synopsis.state.secrets import redact_value
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -235,8 +235,9 @@ def is_request(text: str) -> bool:
         sentence = head[start:end]
         low = pat.lower_same(sentence)
         if sentence.rstrip().endswith(("?", "？")):
-            # "btw, is the coffee machine fixed?" is small talk, not the work
-            asks = pat.WORK_QUESTION.search(low) or any_match("request", low)
+            # "btw, is the coffee machine fixed?" is small talk, not the work; in another
+            # language any question to the agent asks (its words for "you", "why" are many)
+            asks = pat.WORK_QUESTION.search(low) or foreign_language(low) is not None
             if asks and not pat.ASIDE.match(low):
                 return True  # "why isn't the tree showing the diff?", "你能不能…？"
             continue

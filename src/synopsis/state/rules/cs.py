@@ -28,8 +28,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "dont-cs",
         "rule",
-        rf"{_START}{_NEG_IMPERATIVE}\b",
-        matches=("Prosím, nesahej na konfiguraci.", "Nepushuj do mainu."),
+        # at the start of its clause, or last: "Do té složky nesahej."
+        rf"{_START}{_NEG_IMPERATIVE}\b|\b{_NEG_IMPERATIVE}[.!]*$",
+        matches=("Prosím, nesahej na konfiguraci.", "Nepushuj do mainu.",
+                 "Na produkční databázi nesahej."),
         misses=("Nefunguje to.", "Nevím proč."),
     ),
     Rule(
@@ -158,9 +160,20 @@ RULES: tuple[Rule, ...] = (
         r"(?:můžeš|mohl(?:a)? bys|mohli byste|potřebuj[ui],? abys|chci,? abys|chtěl(?:a)? bych|"
         r"udělej|vytvoř|přidej|oprav|zkontroluj|podívej|koukni|změň|smaž|odstraň|odeber|přesuň|"
         r"dej|napiš|implementuj|aktualizuj|spusť|otestuj|vysvětli|ukaž|najdi|nastav|nainstaluj|"
-        r"vygeneruj|pomoz|vyčisti|přejmenuj)(?!\w)|\bprosím\b",
+        r"vygeneruj|pomoz|vyčisti|přejmenuj"
+        # any other verb by its imperative ending, first in the sentence ("zkontrolujte",
+        # "pojďme", "dělejme": let's)
+        r"|\w{2,}(?:ej|uj|ij|ejte|ujte|ijte|ejme|ujme|ijme|ďme|dme))(?!\w)|\bprosím\b",
         matches=("Koukni prosím na ten cron.", "Odeber banner z úvodní stránky.",
-                 "Chci, abys report exportoval do PDF."),
+                 "Chci, abys report exportoval do PDF.", "Pojďme to projít krok po kroku."),
         misses=("Úvodní stránka už banner nemá.", "Report se exportuje do PDF."),
+    ),
+    Rule(
+        "narrated-always-never-cs",
+        "not-rule",
+        # "vždycky"/"nikdy" with a past tense ("vždycky to fungovalo"): what used to be
+        r"\b(?P<cue>vždy|vždycky|nikdy)\s+(?:(?:to|se|mi|ti|si|nám)\s+)?\w+(?:l|la|lo|li|ly)\b",
+        matches=("U nás to vždycky běželo bez problémů.",),
+        misses=("Nikdy nepushuj přímo do mainu.", "Vždycky spusť testy."),
     ),
 )  # fmt: skip

@@ -73,9 +73,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "said-of-oneself-de",
         "not-rule",
-        r"\b(?:ich|wir|er|es|man|sie)\s+(?:habe|haben|hat|hatte|hatten|bin|war|waren)\s+"
+        # (also with the object first and the verb second: "so haben wir es immer gemacht")
+        r"\b(?:(?:ich|wir|er|es|man|sie)\s+(?:habe|haben|hat|hatte|hatten|bin|war|waren)|"
+        r"(?:habe|haben|hat|hatte|hatten|bin|war|waren)\s+(?:ich|wir|er|es|man|sie))\s+"
         r"(?:\w+\s+){0,3}(?P<cue>nie|niemals|immer)\b",
-        matches=("Ich habe das noch nie gesehen.", "Wir hatten immer Glück."),
+        matches=("Ich habe das noch nie gesehen.", "Wir hatten immer Glück.",
+                 "So einen Fehler hatten wir nie."),
         misses=("Pushe niemals direkt auf main.",),
     ),
     Rule(
@@ -185,5 +188,15 @@ RULES: tuple[Rule, ...] = (
         matches=("Kannst du dir den Cronjob ansehen?", "Entferne das Banner von der Startseite.",
                  "Ich möchte, dass der Bericht als PDF kommt."),
         misses=("Die Startseite hat kein Banner mehr.", "Der Bericht kommt als PDF."),
+    ),
+    Rule(
+        "idiomatic-order-de",
+        "rule",
+        # "Finger weg von", "lass … in Ruhe", a step at every point of the work ("vor jedem Push")
+        r"\bfinger weg\b|\blass die finger von\b|\blass\b[^.!?\n]{1,40}?\bin ruhe\b|"
+        r"\b(?:vor|nach|bei) jede[mnrs]?\b|\bjedes mal,? wenn\b",
+        matches=("Bitte Finger weg vom Zahlungsmodul.", "Lass die Migrationen bitte in Ruhe.",
+                 "Nach jedem Merge das Changelog ergänzen."),
+        misses=("Ich habe mir den Finger verletzt.", "Vor dem Meeting war alles gut."),
     ),
 )  # fmt: skip

@@ -179,4 +179,35 @@ RULES: tuple[Rule, ...] = (
                  "Necesito que el informe salga en PDF."),
         misses=("La portada ya no tiene banner.", "El informe sale en PDF."),
     ),
+    Rule(
+        "narrated-always-never-es",
+        "not-rule",
+        # "siempre"/"nunca" with a verb that tells what happens or happened ("siempre me pasa",
+        # "nunca funcionó"): a description, not an order
+        r"\b(?P<cue>siempre|nunca|jamás)\s+(?:(?:me|te|se|le|nos|les|lo|la)\s+)?(?:pasa|pasó|"
+        r"ocurre|ocurrió|sale|salió|funciona|funcionó|falla|falló|tarda|tardó|fue|era|estaba|"
+        r"[a-záéíóúñ]+(?:aba|ía|ió|ó))\b",
+        matches=("Con este cliente siempre nos pasa algo raro.", "Nunca funcionó bien en Windows."),
+        misses=("Siempre responde en español.", "Nunca subas el .env."),
+    ),
+    Rule(
+        "wish-in-subjunctive-es",
+        "rule",
+        # how things must be, said as a wish: "que los nombres estén en inglés", "nada de tocar"
+        r"^(?:(?:por favor|ojo|eso sí|y)[,:]?\s+)?que\s+(?:[^.!?\n]{1,60}?\s)?(?:esté|estén|sea|"
+        r"sean|vaya|vayan|tenga|tengan|lleve|lleven|usen|quede|queden|siga|sigan|salga|"
+        r"salgan)\b|"
+        r"(?:^|[:,;]\s*)nada de\s+[a-záéíóúñ]+",
+        matches=("Ojo, que las fechas vayan siempre en UTC.",
+                 "Eso sí: nada de dependencias nuevas."),
+        misses=("Creo que las fechas están en UTC.", "No pasa nada de grave."),
+    ),
+    Rule(
+        "each-time-es",
+        "rule",
+        # a step tied to every time a point of the work comes ("antes de cada push")
+        r"\b(?:antes|después) de cada\b|\bcada vez que\b",
+        matches=("Pasa el linter antes de cada commit.",),
+        misses=("Lo revisé antes de la reunión.",),
+    ),
 )  # fmt: skip

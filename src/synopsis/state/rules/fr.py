@@ -185,4 +185,16 @@ RULES: tuple[Rule, ...] = (
                  "Je voudrais que le rapport sorte en PDF."),
         misses=("L'accueil n'a plus de bannière.", "Le rapport sort en PDF."),
     ),
+    Rule(
+        "keep-it-so-fr",
+        "rule",
+        # a polite order to keep things as they are ("merci de garder …"), the impersonal
+        # "on ne touche pas à …", a step before every point of the work ("avant chaque push")
+        r"\bmerci de (?:ne (?:pas|jamais)|garder|conserver|laisser|rester|toujours|continuer à)\b|"
+        r"(?:^|[,:;]\s*)on ne (?!(?:sait|comprend|voit|trouve|peut|connaît)\b)[a-zàâçéèêëîïôûù]+"
+        r"\s+(?:pas|jamais|rien|plus)\b|\bavant (?:chaque|tout)\b|\bà chaque fois que\b",
+        matches=("Merci de laisser les migrations telles quelles.",
+                 "Bon, on ne supprime rien dans ce dossier.", "Lance les tests avant chaque push."),
+        misses=("On ne sait pas pourquoi ça plante.", "Merci de ta réponse."),
+    ),
 )  # fmt: skip

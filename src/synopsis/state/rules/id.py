@@ -145,4 +145,13 @@ RULES: tuple[Rule, ...] = (
                  "Aku mau laporannya keluar dalam PDF."),
         misses=("Halaman depan sudah tidak ada banner.", "Laporannya keluar dalam PDF."),
     ),
+    Rule(
+        "write-in-a-language-id",
+        "rule",
+        # the language to write or answer in ("pakai bahasa Inggris", "jawab dalam bahasa …")
+        r"\b(?:pakai|gunakan|pake|tulis(?:kan)?|jawab)(?: dalam| pakai)? bahasa\b",
+        matches=("Dokumentasinya tulis pakai bahasa Indonesia.",
+                 "Komentarnya pakai bahasa Jepang aja."),
+        misses=("Bahasa pemrogramannya Go.",),
+    ),
 )  # fmt: skip

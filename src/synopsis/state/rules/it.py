@@ -178,4 +178,25 @@ RULES: tuple[Rule, ...] = (
                  "Vorrei che il report uscisse in PDF."),
         misses=("La home non ha più il banner.", "Il report esce in PDF."),
     ),
+    Rule(
+        "narrated-always-never-it",
+        "not-rule",
+        # "mai"/"sempre" with a participle or a past tense ("mai visto", "sempre funzionato"):
+        # what has or has not happened
+        r"\b(?P<cue>mai|sempre)\s+(?:(?:mi|ti|ci|si|gli|le|lo|la)\s+)?(?:stato|stata|fatto|detto|"
+        r"visto|vista|visti|sentito|[a-z]+(?:ato|uto|ito|ata|uta|ita|ava|eva|iva))\b",
+        matches=("Mai vista una cosa del genere.", "Qui è sempre andato tutto liscio."),
+        misses=("Non fare mai push su main.", "Rispondi sempre in italiano."),
+    ),
+    Rule(
+        "idiomatic-order-it",
+        "rule",
+        # "lascia stare", "mi raccomando", "vanno scritti" (must be written), "prima di ogni push"
+        r"\blascia(?:te)? (?:stare|perdere|in pace)\b|\bmi raccomando\b|"
+        r"\bvanno\s+(?:\w+\s+)?\w+(?:ati|iti|uti|tti|ate|ite|ute|tte|si|se)\b|\bprima di ogni\b|"
+        r"\bogni volta che\b",
+        matches=("Lascia perdere la cartella legacy.", "I file di log vanno ruotati ogni notte.",
+                 "Esegui il linter prima di ogni commit."),
+        misses=("Ho lasciato il file lì.", "Vanno bene così."),
+    ),
 )  # fmt: skip

@@ -155,4 +155,12 @@ RULES: tuple[Rule, ...] = (
                  "レポートはPDFで出してほしいです。"),
         misses=("トップにはもうバナーがありません。", "レポートはPDFで出ます。"),
     ),
+    Rule(
+        "in-this-form-please-ja",
+        "rule",
+        # how the work is to be written: "…でお願いします" ("in English, please")
+        r"(?:語|形式|フォーマット|表記|敬語)でお願い",
+        matches=("返事は日本語でお願いします。",),
+        misses=("確認をお願いします。",),
+    ),
 )  # fmt: skip

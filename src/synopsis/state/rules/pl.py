@@ -28,8 +28,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "dont-pl",
         "rule",
-        rf"{_START}{_NEG_IMPERATIVE}\b",
-        matches=("Proszę, nie ruszaj konfiguracji.", "Nie usuwajcie gałęzi."),
+        # at the start of its clause, or last: "Tej gałęzi nie usuwaj."
+        rf"{_START}{_NEG_IMPERATIVE}\b|\b{_NEG_IMPERATIVE}[.!]*$",
+        matches=("Proszę, nie ruszaj konfiguracji.", "Nie usuwajcie gałęzi.",
+                 "Bazy produkcyjnej nie ruszaj."),
         misses=("Nie działa.", "Nie wiem dlaczego."),
     ),
     Rule(

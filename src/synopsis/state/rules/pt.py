@@ -188,4 +188,23 @@ RULES: tuple[Rule, ...] = (
                  "Quero que o relatório saia em PDF."),
         misses=("A página inicial não tem mais banner.", "O relatório sai em PDF."),
     ),
+    Rule(
+        "narrated-always-never-pt",
+        "not-rule",
+        # "sempre"/"nunca" with a past tense ("sempre achei", "nunca funcionou"): a description
+        r"\b(?P<cue>sempre|nunca|jamais)\s+(?:(?:me|te|se|lhe|nos|o|a)\s+)?(?:foi|era|tive|teve|"
+        r"fiz|fez|[a-zãõáéíóúç]+(?:ei|ou|eu|iu|ava|ado|ido))\b",
+        matches=("Sempre odiei esse arquivo de configuração.", "Isso nunca funcionou no Mac."),
+        misses=("Nunca faça push direto na main.", "Sempre use pnpm."),
+    ),
+    Rule(
+        "idiomatic-order-pt",
+        "rule",
+        # "tem que", "deixa … quieto", a step at every point of the work ("antes de cada push")
+        r"\b(?:tem|têm|temos) que\b|\bdeix[ae]\b[^.!?\n]{1,40}?\b(?:quieto|quieta|quietos|"
+        r"em paz|como está|do jeito que está)\b|\b(?:antes|depois) de cada\b|\btoda vez que\b",
+        matches=("As mensagens têm que estar em português.", "Deixe a pasta legacy em paz.",
+                 "Rode os testes antes de cada deploy."),
+        misses=("Ele deixou o arquivo na pasta.", "Temos três ambientes."),
+    ),
 )  # fmt: skip

@@ -10,7 +10,7 @@ from synopsis.state.rules import Rule
 _DONT = (
     r"dokunma|silme|yapma|değiştirme|ekleme|kullanma|gönderme|atma|yükleme|kaldırma|"
     r"oluşturma|çalıştırma|dokunmayın|silmeyin|yapmayın|değiştirmeyin|eklemeyin|kullanmayın|"
-    r"göndermeyin|yüklemeyin|kaldırmayın"
+    r"göndermeyin|yüklemeyin|kaldırmayın|elleme|ellemeyin|bozma|bozmayın"
 )
 """Negated imperatives ("don't touch", "don't delete" …), second person and polite."""
 DETECT = (
@@ -147,5 +147,13 @@ RULES: tuple[Rule, ...] = (
         matches=("Cron'a bir bakabilir misin?", "Ana sayfadaki banner'ı kaldır.",
                  "Raporun PDF olarak çıkmasını istiyorum."),
         misses=("Ana sayfada artık banner yok.", "Rapor PDF olarak çıkıyor."),
+    ),
+    Rule(
+        "write-in-a-language-tr",
+        "rule",
+        # the language to write or answer in ("Türkçe cevap ver", "İngilizce yaz")
+        r"\b\w+(?:ce|ca|çe|ça)\s+(?:yaz|yazın|cevap ver|cevapla|konuş)\b",
+        matches=("Bana hep Türkçe cevap ver.", "Raporları Almanca yaz."),
+        misses=("Dosyayı hızlıca yazdım.",),
     ),
 )  # fmt: skip
