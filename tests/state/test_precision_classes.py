@@ -24,6 +24,7 @@ _RULE_CLASSES = (
     "limit_word_without_an_amount",
     "problem_report",
     "exporter_or_ide_text",
+    "english_chatter",
 )
 
 

@@ -100,15 +100,21 @@ def has_specific(sentence: str, low: str) -> bool:
 
 _ASKING_ORDER = re.compile(
     r"^(?:(?:or|and|but|so|then|hm+|ok)[,.]?\s+)?(?:is|are|was|were|do|does|did|can|could|will|"
-    r"would|shall|has|have|had)(?:n['’]t)?\s+(?:it|that|this|there|they|we|you|i|he|she|these|"
-    r"those)\b"
+    r"would|shall|should|must|has|have|had)(?:n['’]t)?\s+(?:it|that|this|there|they|we|you|i|he|"
+    r"she|these|those)\b"
 )
+_TAG_QUESTION = re.compile(r",\s*(?:right|correct|yes|yeah|isn['’]t it|or not)\s*[.!]*$")
 """A question without its question mark: an auxiliary before its subject ("or is that
-only on weekdays")."""
+only on weekdays", "should I use zod or yup"), or a tag that asks to confirm ("the file
+must be in the root, right")."""
 
 
 def classify(sentence: str, low: str) -> SentenceKind:
-    if sentence.rstrip().endswith(("?", "？")) or _ASKING_ORDER.match(low):
+    if (
+        sentence.rstrip().endswith(("?", "？"))
+        or _ASKING_ORDER.match(low)
+        or _TAG_QUESTION.search(low)
+    ):
         return "question"
     if is_rule(low):
         return "rule" if has_subject(sentence, low) else "other"

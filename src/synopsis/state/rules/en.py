@@ -299,6 +299,69 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- rule words that state no rule -----------------------------------------------------
     Rule(
+        "guessing-must",
+        "not-rule",
+        # "must" of a guess at what happened or is the case ("we must have broken it", "it
+        # must be in utils", "you must be hitting the old host")
+        r"\b(?:i|we|you|it|they|he|she|someone|something|that|this|there|the [a-z]+)\s+"
+        r"(?P<cue>must)\s+(?:have\s+(?!to\b)[a-z]+(?:ed|en|t|wn|ne|un|ung|ought|ade)\b|"
+        r"be\s+(?:somewhere|using|hitting|reading|running|missing|doing|getting|"
+        r"loading|caching|the (?:old|wrong|same|cache)|a (?:bug|typo|cache))\b)",
+        matches=("we must have broken it in the last commit", "the key must be somewhere in env",
+                 "you must be hitting the old endpoint"),
+        misses=("The key must be in the vault, never in the repo.", "You must have the key.",
+                "Replies must be short."),
+    ),
+    Rule(
+        "hedged-suggestion",
+        "not-rule",
+        # "maybe we should …", "we should probably …": an idea put forward, not a standing rule
+        r"\b(?:maybe|perhaps|probably|possibly)\b[^.!?;\n]{0,30}?\b(?P<cue>should|must)\b|"
+        r"\b(?:should|must)\s+(?:probably|maybe|perhaps|possibly)\b",
+        matches=("maybe we should try the other library", "we should probably add a retry later"),
+        misses=("We should always add a retry.", "You should use the other library."),
+    ),
+    Rule(
+        "behaviour-with-always-never",
+        "not-rule",
+        # how a thing behaves: a subject, "always"/"never" and a verb of the present in the
+        # third person ("the modal never closes", "it always returns 500"), a description
+        r"\b(?:it|this|that|the [a-z]+|[a-z]+s)\s+(?:still\s+|just\s+)?(?P<cue>always|never)\s+"
+        r"(?!(?:needs|has to|wants|uses)\b)[a-z]{2,}(?:es|[^s]s)\b|"
+        r"\b(?:always) the same\b",
+        matches=("the modal never closes after I click save", "the API always returns 500",
+                 "Always the same error: ECONNREFUSED"),
+        misses=("Never close the modal.", "The bot always needs a token.",
+                "It always has to pass lint."),
+    ),
+    Rule(
+        "outcome-seen",
+        "not-rule",
+        # "no errors this time", "no changes, same output", "without the flag it works":
+        # what the user saw, not something forbidden
+        r"^(?P<cue>no) (?:[a-z]+ ){0,2}?(?:errors?|warnings?|changes?|output|difference|"
+        r"response|results?|effect|luck|logs?|crash(?:es)?)\b(?=[^.!?\n]*(?:\b(?:this time|so far|"
+        r"yet|anymore|any more|either|at all|now|in the (?:console|logs?|output|terminal|"
+        r"browser))\b|,\s*same\b))|"
+        r"^(?:without)\b[^.!?;\n]{1,40}?,?\s+(?:it|this|that|everything|the [a-z]+)\s+"
+        r"(?:works|worked|runs|ran|passes|passed|fails|failed|loads|loaded|is|was)\b",
+        matches=("No errors in the console this time", "No changes, same output.",
+                 "Without the flag it works"),
+        misses=("No changes to the public API.", "No errors may reach the user.",
+                "Without a ticket, don't start."),
+    ),
+    Rule(
+        "the-only-one",
+        "not-rule",
+        # "only" as "sole" ("the only problem is …", "only thing left is …"): which one there
+        # is, not a limit — unless it names what is allowed ("the only allowed port")
+        r"\b(?:the|my|our|your|his|her|their|its) (?P<cue>only)\b(?!\s+(?:allowed|permitted|"
+        r"supported|accepted|approved)\b)|^(?:only) (?:thing|problem|issue|difference|catch|"
+        r"question|change|step|part)s? (?:left|is|was|that|i)\b",
+        matches=("The only problem is the footer.", "Only thing left is the footer."),
+        misses=("The only allowed port is 443.", "Only the footer, please."),
+    ),
+    Rule(
         "negated-obligation",
         "not-rule",
         r"\b(?:do|does|did)(?:n['’]?t| not) (?:have|need) to\b|\bno need to\b|\bneedn['’]?t\b|"
@@ -321,10 +384,11 @@ RULES: tuple[Rule, ...] = (
         "not-rule",
         # "should" of what one expects ("that should work", "we should be good to go"), not
         # of what one requires; a requirement names what, not how well things will go
-        r"\b(?:it|that|this|we|you|everything|things|which|there)(?:['’]s| is| are)? "
+        r"\b(?:it|that|this|we|you|everything|nothing|things|which|there)(?:['’]s| is| are)? "
         r"(?P<cue>should)(?:n['’]t)? (?:(?:now|then|also|still|probably|hopefully|already|"
         r"really) )?(?:be (?:(?:all |pretty |good |just )?(?:fine|ok|okay|good|enough|there|"
-        r"working|safe|better)|good to go)|work|do (?:it|the trick)|fix (?:it|that|this)|help|"
+        r"working|safe|better)|good to go)|work|break|change|do (?:it|the trick)|"
+        r"fix (?:it|that|this)|help|"
         r"suffice|take care of it)\b(?! (?:by|before|until|within|under)\b)",
         matches=("ok, let me try the light theme, then we should be good to go",
                  "That should work now.", "Restart it, that should fix it."),
@@ -412,6 +476,7 @@ RULES: tuple[Rule, ...] = (
         "not-rule",
         # encouragement and small talk shaped like orders: nobody asks for anything
         r"\bnever (?:give up|quit|stop (?:believing|dreaming|trying))(?=\s*(?:[!.,]|$|and\b))|"
+        r"\bnever ?mind\b|"
         r"\byou never know\b|\bnever[- ]ending\b|"
         r"\bnever (?:saw|thought) (?:this|that|it) coming\b|"
         r"\b(?:don['’]?t|do not) worry(?=[,.!]|$)|\bonly (?:took|cost|lasted|"

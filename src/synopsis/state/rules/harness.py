@@ -215,6 +215,20 @@ RULES: tuple[Rule, ...] = (
         misses=("npm is the package manager we use", "> I think we should wait"),
     ),
     Rule(
+        "test-runner-line",
+        "output-line",
+        # a test runner's report: a test's mark and its name ("✕ should not allow …", "● …"),
+        # a file's verdict ("FAIL src/user.test.ts"): the test names are no one's rules
+        r"^\s*(?:[✓✔✕✗✘×●○]|√|\[(?:pass|fail|ok)\])\s+\S|"
+        r"^\s*(?:pass|fail)\s+\S+\.(?:test|spec)\.[a-z]+\b",
+        matches=(
+            "  ✕ should not allow duplicate emails (5 ms)",
+            "FAIL src/user.test.ts",
+            "  ● Signup › should reject an empty name",
+        ),
+        misses=("Fail fast, please.", "• a bullet of mine"),
+    ),
+    Rule(
         "code-frame-line",
         "output-line",
         r"^(?:\s+>?|>)\s*\d{1,6} \|(?: .*)?$|^\d{1,6} \|(?: {2}.*)?$|^\s*\|\s+[\^-]+",
