@@ -512,6 +512,25 @@ RULES: tuple[Rule, ...] = (
                 "Never push to main."),
     ),
     Rule(
+        "retold-from-a-source",
+        "not-rule",
+        # what a document, a test or the assistant says or proposed ("the docs say you should
+        # never …", "according to the guide …", "what you proposed earlier: …", "the test
+        # expects it to always …"): their words, retold; the user's own rule says it itself
+        r"\b(?:docs?|documentation|readme|guide|manual|spec|article|tutorial|wiki|page|post|"
+        r"test|tests|linter|compiler|error|message|warning|api|library|framework)\s+"
+        r"(?:say|says|said|state|states|recommends?|suggests?|mentions?|expects?|expected|"
+        r"wants?|requires?|assumes?)\b[^.!?;\n]*|"
+        r"\baccording to\b[^.!?;\n]*|"
+        r"\b(?:what )?you (?:proposed|suggested|recommended|planned|listed|wrote|said)\b"
+        r"(?: (?:earlier|before|above|yesterday))?\s*:[^\n]*",
+        matches=("The docs say you should never call init twice",
+                 "According to the guide, tokens must be refreshed every hour.",
+                 "Here's what you proposed earlier: 1. We should add caching"),
+        misses=("You should never call init twice.", "Do what you proposed, but never on main.",
+                "Tokens must be refreshed every hour."),
+    ),
+    Rule(
         "narrated-always-never",
         "not-rule",
         # "always"/"never" before a verb in the past tense narrates what happened or used to
@@ -558,8 +577,11 @@ RULES: tuple[Rule, ...] = (
         # not what it asks; a rule in its main clause still counts
         r"\b(?:if|when|whenever|unless|because|since|while|as long as)\s+(?:you|they|we|i|he|"
         r"she|it|things|people|someone|others)\s+(?:\w+ly\s+)?"
-        r"(?P<cue>don['’]?t|do not|never|always|only)\b",
-        matches=("It's tough to study when you don't sleep.", "If they never call back, fine."),
+        r"(?P<cue>don['’]?t|do not|never|always|only)\b|"
+        # "let me know if I should …", "not sure whether we must …": a question put inside
+        r"\b(?:if|whether)\s+(?:i|we|you)\s+(?:should|must|need to|have to)\b",
+        matches=("It's tough to study when you don't sleep.", "If they never call back, fine.",
+                 "Let me know if I should run anything on my side."),
         misses=("When the job fails, never retry it.", "Don't retry it."),
     ),
     Rule(
