@@ -120,3 +120,8 @@ def test_an_instruction_inside_a_tool_result_becomes_no_rule_goal_or_decision(
     held = [c.text for c in state.constraints] + [g.text for g in state.goals]
     held += [d.text for d in state.decisions]
     assert not [text for text in held if instruction[:30] in text or "price" in text], held
+
+
+def test_the_users_own_words_after_what_a_source_says_stay_a_rule() -> None:
+    # (written with the record "retold-from-a-source", not before it)
+    assert _rules_of("The API requires a token, so always send one.")

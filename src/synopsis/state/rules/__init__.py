@@ -68,6 +68,7 @@ import importlib
 import pkgutil
 import re
 import sys
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
@@ -231,21 +232,25 @@ def words_of_languages(low: str, *, own_letters: bool = False) -> tuple[Language
     many of each; None when it finds none. With ``own_letters`` a letter counts only for
     the one module that has it ("č" Czech, "ł" Polish, "ğ" Turkish; not "é" or "ü", which
     several languages share, Hungarian and Swedish too)."""
-    words = _WORDS.findall(low)
+    spans = [word.span() for word in _WORDS.finditer(low)]
+    starts = [start for start, _ in spans]
     best: tuple[Language, int, int] | None = None
     for language in languages():
         if language.detect is None:
             continue
-        whole = marked = 0
-        for word in words:
-            if language.detect.fullmatch(word):
-                whole += 1
-            elif language.detect.search(word) and (
-                not own_letters or any(_owners(ch) == {language.code} for ch in word)
-            ):
-                marked += 1
-        if whole + marked and (best is None or whole + marked > best[1] + best[2]):
-            best = (language, whole, marked)
+        whole: set[int] = set()
+        marked: set[int] = set()
+        for match in language.detect.finditer(low):
+            index = bisect_right(starts, match.start()) - 1
+            if index < 0 or match.end() > spans[index][1]:
+                continue  # not inside a word (a "¿", a "¡")
+            if match.span() == spans[index]:
+                whole.add(index)
+            elif not own_letters or any(_owners(ch) == {language.code} for ch in match.group()):
+                marked.add(index)
+        found = len(whole) + len(marked - whole)
+        if found and (best is None or found > best[1] + best[2]):
+            best = (language, len(whole), len(marked - whole))
     return best
 
 

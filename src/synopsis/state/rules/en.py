@@ -13,6 +13,10 @@ _UNITS = (
     r"replicas|nodes|users|seats?|km|kg|lines|cores|gpus?|instances|pods|shards"
 )
 
+_UNTIL_OWN_WORDS = r"(?:(?!,\s*(?:so|but|and|then)\b)[^.!?;\n])*"
+"""The rest of a clause that retells someone's words, up to where the user goes on in
+their own ("…, so always send one")."""
+
 RULES: tuple[Rule, ...] = (
     # --- text a harness or a tool put into a user turn -------------------------------------
     Rule(
@@ -328,7 +332,7 @@ RULES: tuple[Rule, ...] = (
         # third person ("the modal never closes", "it always returns 500"), a description
         r"\b(?:it|this|that|the [a-z]+|[a-z]+s)\s+(?:still\s+|just\s+)?(?P<cue>always|never)\s+"
         r"(?!(?:needs|has to|wants|uses)\b)[a-z]{2,}(?:es|[^s]s)\b|"
-        r"\b(?:always) the same\b",
+        r"\balways the same\b",
         matches=("the modal never closes after I click save", "the API always returns 500",
                  "Always the same error: ECONNREFUSED"),
         misses=("Never close the modal.", "The bot always needs a token.",
@@ -343,7 +347,7 @@ RULES: tuple[Rule, ...] = (
         r"response|results?|effect|luck|logs?|crash(?:es)?)\b(?=[^.!?\n]*(?:\b(?:this time|so far|"
         r"yet|anymore|any more|either|at all|now|in the (?:console|logs?|output|terminal|"
         r"browser))\b|,\s*same\b))|"
-        r"^(?:without)\b[^.!?;\n]{1,40}?,?\s+(?:it|this|that|everything|the [a-z]+)\s+"
+        r"^without\b[^.!?;\n]{1,40}?,?\s+(?:it|this|that|everything|the [a-z]+)\s+"
         r"(?:works|worked|runs|ran|passes|passed|fails|failed|loads|loaded|is|was)\b",
         matches=("No errors in the console this time", "No changes, same output.",
                  "Without the flag it works"),
@@ -356,7 +360,7 @@ RULES: tuple[Rule, ...] = (
         # "only" as "sole" ("the only problem is …", "only thing left is …"): which one there
         # is, not a limit — unless it names what is allowed ("the only allowed port")
         r"\b(?:the|my|our|your|his|her|their|its) (?P<cue>only)\b(?!\s+(?:allowed|permitted|"
-        r"supported|accepted|approved)\b)|^(?:only) (?:thing|problem|issue|difference|catch|"
+        r"supported|accepted|approved)\b)|^only (?:thing|problem|issue|difference|catch|"
         r"question|change|step|part)s? (?:left|is|was|that|i)\b",
         matches=("The only problem is the footer.", "Only thing left is the footer."),
         misses=("The only allowed port is 443.", "Only the footer, please."),
@@ -520,15 +524,15 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:docs?|documentation|readme|guide|manual|spec|article|tutorial|wiki|page|post|"
         r"test|tests|linter|compiler|error|message|warning|api|library|framework)\s+"
         r"(?:say|says|said|state|states|recommends?|suggests?|mentions?|expects?|expected|"
-        r"wants?|requires?|assumes?)\b[^.!?;\n]*|"
-        r"\baccording to\b[^.!?;\n]*|"
+        rf"wants?|requires?|assumes?)\b{_UNTIL_OWN_WORDS}|"
+        rf"\baccording to\b{_UNTIL_OWN_WORDS}|"
         r"\b(?:what )?you (?:proposed|suggested|recommended|planned|listed|wrote|said)\b"
         r"(?: (?:earlier|before|above|yesterday))?\s*:[^\n]*",
         matches=("The docs say you should never call init twice",
                  "According to the guide, tokens must be refreshed every hour.",
                  "Here's what you proposed earlier: 1. We should add caching"),
         misses=("You should never call init twice.", "Do what you proposed, but never on main.",
-                "Tokens must be refreshed every hour."),
+                "Tokens must be refreshed every hour.", "Always send a token to the API."),
     ),
     Rule(
         "narrated-always-never",
