@@ -227,7 +227,8 @@ def is_request(text: str) -> bool:
     """Whether a typed message (not the first) asks for something new: one of its
     sentences asks (an imperative, "can you", a question to the agent), or asks in its
     middle ("… not a main filter like i asked, so move it out"), or reports a problem
-    to be fixed ("the diffs no longer show"). A message in a language our rules do not
+    to be fixed ("the diffs no longer show"); in another language with a module, one of
+    its ``request`` records or any question. A message in a language our rules do not
     cover is taken as one: what a user types to an agent is mostly what they want done.
     A statement alone ("The budget is $300.") or a thank-you is none."""
     head = prose(text)[:2000]
