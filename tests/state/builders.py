@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from synopsis.state.sections import parse_sections
+from synopsis.summarizers.base import SummaryKind, SummaryRequest
+from synopsis.summarizers.embedded import EmbeddedSummarizer
 
 
 def user(text: str) -> dict[str, Any]:
@@ -54,3 +57,9 @@ def by_section(text: str) -> dict[str, str]:
         if kind:
             found[kind] = found.get(kind, "") + "\n".join(items) + "\n"
     return found
+
+
+def summarize(messages: list[dict[str, Any]], kind: SummaryKind = SummaryKind.HISTORY) -> str:
+    """The embedded checkpoint of ``messages`` (a roomy cap: the size target binds)."""
+    request = SummaryRequest(kind, "", messages, max_tokens=4000)
+    return asyncio.run(EmbeddedSummarizer().summarize(request)).text

@@ -243,17 +243,19 @@ def _said_once_everywhere(items: list[Any]) -> list[Any]:
             and (core != cores[other] or other < index)
             for other, holder in enumerate(items)
         ):
-            (shortened if item.text.startswith(render._WORKING_ON) else dropped).add(index)
+            (shortened if render.said_short(item.text) else dropped).add(index)
     return [
-        replace(item, text=render._WORKING_ON_GOAL) if index in shortened else item
+        replace(item, text=render.said_short(item.text) or item.text)
+        if index in shortened
+        else item
         for index, item in enumerate(items)
         if index not in dropped
     ]
 
 
-LINE_WORDS = ["- ", "- Working on: ", "Working on: ", "“", "”", "the build is green",
-              "deploy to staging", " [entry ab12]", "…", " ", "\n", "Use port 8080", "x",
-              "- fact: "]  # fmt: skip
+LINE_WORDS = ["- ", "- Working on: ", "Working on: ", "- Finish the current request: ", "“", "”",
+              "the build is green", "deploy to staging", " [entry ab12]", "…", " ", "\n",
+              "Use port 8080", "x", "- fact: "]  # fmt: skip
 _lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from synopsis.state._text import cap, normalize_ws, sentences, window
+from synopsis.state._text import cap, clip, normalize_ws, sentences, window
 from synopsis.state.rules import first_match
 
 MAX_STATEMENT = 240
@@ -106,8 +106,36 @@ def failed_approaches(text: str) -> list[str]:
             before = text[spans[index - 1][0] : spans[index - 1][1]].strip()
             if _REASON.search(before):
                 sentence = f"{before} {sentence}"
-        found.append(cap(normalize_ws(sentence), MAX_STATEMENT * 2))
+        found.append(clip(normalize_ws(sentence), MAX_STATEMENT * 2))
     return found
+
+
+_SUBJECT_WORD = re.compile(r"[^\W\d_][\w.-]+")
+_NO_SUBJECT = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "it", "its", "now", "so", "then",
+     "but", "and", "also", "still", "here", "there", "is", "was", "are", "were", "be", "been",
+     "issue", "problem", "approach", "attempt", "command", "fix", "change", "way", "thing",
+     "one", "first", "last", "previous", "earlier", "my", "our", "your"}
+)  # fmt: skip
+"""Words that say nothing of what failed ("Now the issue is that the …")."""
+
+
+def _failing_subject(text: str) -> frozenset[str]:
+    """The words that name what failed, before the words that say it did ("sed" in "Now
+    the issue is that the sed didn't work", and in "The sed command didn't work because …")."""
+    found = _GAVE_UP.search(text)
+    head = text[: found.start()] if found else ""
+    return frozenset(w.lower() for w in _SUBJECT_WORD.findall(head)) - _NO_SUBJECT
+
+
+def retells_failure(earlier: str, later: str) -> bool:
+    """Whether ``later`` tells again the failure ``earlier`` told — what failed is the same
+    — and says at least as much: its reason, or no reason where ``earlier`` gave none. The
+    assistant works through one failure in several messages ("the sed didn't work …";
+    then "the sed command didn't work because of …"); one telling, the latest, stands."""
+    if not _failing_subject(earlier) & _failing_subject(later):
+        return False
+    return bool(_REASON.search(later)) or not _REASON.search(earlier)
 
 
 def asks_user(text: str) -> bool:
@@ -139,7 +167,7 @@ def report_items(text: str) -> list[str]:
     for match in _REPORT_ITEM.finditer(text):
         item = normalize_ws((match.group("item") or match.group("bold") or "").replace("**", ""))
         if len(item) >= 8 and item not in found:
-            found.append(cap(item, MAX_REPORT_ITEM))
+            found.append(clip(item, MAX_REPORT_ITEM))
     return found[:MAX_REPORT_ITEMS]
 
 
@@ -229,7 +257,7 @@ def pending_steps(text: str) -> list[str]:
             continue
         item = _LIST_ITEM.match(raw)
         if under_head and item is not None:
-            found.append(cap(normalize_ws(item.group("item").replace("**", "")), MAX_PENDING_STEP))
+            found.append(clip(normalize_ws(item.group("item").replace("**", "")), MAX_PENDING_STEP))
             continue
         under_head = False
     for start, end in sentences(text):
@@ -318,12 +346,12 @@ def reported_done(text: str) -> list[str]:
             nested = len(raw) - len(raw.lstrip()) >= 2 and not raw.lstrip().startswith("#")
             # a sub-item is detail of its item, unless it states something done itself
             if len(item) >= 6 and ((listed_done and not nested) or _DID.search(item)):
-                found.append(cap(item, MAX_REPORTED_ITEM))
+                found.append(clip(item, MAX_REPORTED_ITEM))
             continue
         for start, end in sentences(raw):
             sentence = raw[start:end].strip()
             if len(sentence) >= 12 and not asks_user(sentence) and _DID.search(sentence):
-                found.append(cap(normalize_ws(sentence), MAX_REPORTED_ITEM))
+                found.append(clip(normalize_ws(sentence), MAX_REPORTED_ITEM))
     return list(dict.fromkeys(found))[:MAX_REPORTED_PER_MESSAGE]
 
 

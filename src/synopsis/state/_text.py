@@ -74,6 +74,38 @@ def cap(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit].rstrip()
 
 
+_UNSPACED = re.compile(
+    r"[\u2e80-\u2fdf\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+)
+"""Scripts written without spaces between words (CJK ideographs, kana, their punctuation
+and full-width forms): a boundary between two of their characters is a place to cut."""
+_CLIP_REACH = 2
+"""How far back a cut may go for a word boundary: half the room at most (a longer word
+is cut: its opening still says more than nothing)."""
+
+
+def _splits_word(before: str, after: str) -> bool:
+    """Whether a cut between these two characters falls inside a word of a spaced script
+    ("exam|ple"); between ideographs, or at a hyphen or a slash, it does not."""
+    joined = (before.isalnum() or before in "_'’") and (after.isalnum() or after in "_'’")
+    return joined and not (_UNSPACED.match(before) or _UNSPACED.match(after))
+
+
+def clip(text: str, limit: int, mark: str = "…") -> str:
+    """``text`` in at most ``limit`` characters, ``mark`` saying that some were cut: the
+    cut goes back to a space when one is near, else to the nearest boundary that splits
+    no word (in Chinese or Japanese, any boundary between characters) — a quote never
+    ends in half a word ("the v…") — and only a word longer than the reach is cut."""
+    if len(text) <= limit:
+        return text
+    end = max(1, limit - len(mark))
+    reach = range(end, max(0, end - end // _CLIP_REACH - 1), -1)
+    spaced = next((i for i in reach if text[i].isspace()), None)
+    if spaced is None:
+        spaced = next((i for i in reach if i and not _splits_word(text[i - 1], text[i])), end)
+    return text[:spaced].rstrip() + mark
+
+
 def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 

@@ -28,9 +28,11 @@ from synopsis.state._progress import (
     is_finished,
     is_follow_up,
     is_reply,
+    retells_failure,
     statement_words,
 )
 from synopsis.state._text import (
+    clip,
     contains_value,
     cut_value,
     digest,
@@ -289,7 +291,7 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         done_now = is_finished(goal.outcome) and goal.outcome is not None
         is_pinned = goal.text in pinned
         if layout == "turn_prefix" and normalize_ws(goal.text) in rules:
-            continue  # listed under the request as its rule, in the same words
+            continue  # a rule in the same words: listed once, below, as the request
         priority = P_PINNED_GOAL if is_pinned else P_GOAL
         latest = index >= len(goals) - _RECENT_FINISHED
         if index == 0 or (not done_now and index == len(goals) - 1):
@@ -305,7 +307,7 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             # what was reported done for a request no longer under way: its own line, as
             # long-lived as a finished request's outcome (a pinned goal's line stays whole;
             # this detail may go)
-            line = f"- Reported done for “{_cap(one_line(goal.text), 50)}”: {_did(goal, latest)}"
+            line = f"- Reported done for “{clip(one_line(goal.text), 50)}”: {_did(goal, latest)}"
             did = P_FINISHED if latest else P_OLD_FINISHED
             yield _Item(done, stale_note(line, stale), did, order())
         if done_now and goal.outcome is not None:
@@ -319,9 +321,12 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             yield _Item(done, stale_note(line, stale), priority, order())
 
     constraint_section = "original_request" if layout == "turn_prefix" else "constraints"
+    asked = {normalize_ws(g.text) for g in goals}
     for constraint in state.current_constraints():
         line = constraint_line(stale_note(constraint.text, stale), constraint.entry_id)
-        if layout == "turn_prefix":
+        if layout == "turn_prefix" and normalize_ws(constraint.text) not in asked:
+            # a request in the words of a rule stands as the request, unlabelled (it
+            # stays as long as a rule)
             line = CONSTRAINT_LABEL + line[2:]
         yield _Item(constraint_section, line, NEVER, order())
 
@@ -358,7 +363,7 @@ _OUTCOME_CHARS = 160
 def _report(outcome: str, *, items: bool) -> str:
     """A closing statement as a line: its opening words, capped, then — for the latest
     requests — what the assistant listed as done ("Removed npm test permissions; …")."""
-    head = one_line(_cap(statement_words(outcome), _OUTCOME_CHARS))
+    head = one_line(clip(statement_words(outcome), _OUTCOME_CHARS))
     start = outcome.find(REPORTED)
     end = outcome.find(REPORTED_END, start)
     if not items or start < 0 or end < 0:
@@ -375,15 +380,11 @@ def _did(goal: Goal, latest: bool) -> str:
     """What the assistant reported done for ``goal``, its latest items (fewer for an old
     request), each verbatim, the line capped."""
     items = goal.reported[-(_DID_ITEMS if latest else _DID_ITEMS_OLD) :]
-    return _cap(one_line("; ".join(items)), _DID_CHARS if latest else _DID_CHARS // 2)
+    return clip(one_line("; ".join(items)), _DID_CHARS if latest else _DID_CHARS // 2)
 
 
 def _short(text: str) -> str:
-    return _cap(text, 80)
-
-
-def _cap(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return clip(text, 80)
 
 
 _CD_PREFIX = re.compile(r"^cd \S+ && ")
@@ -422,6 +423,8 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     current = _open_request(state)
     if current is not None:
         line = f"- Working on: “{_short(current.text)}”"
+        if turn_prefix and current is state.goals[0]:
+            line = _WORKING_ON_REQUEST  # the turn's request, stated right above
         yield _Item(in_progress, line, P_OPEN_STEP, order())
         if current.reported:
             # what was done for the request under way is what the agent continues from
@@ -465,18 +468,43 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         elif record.call_id in left_ids:  # its exact error line: the request may come back
             yield _Item(failed, f"- Left with an earlier request: {line[2:]}", P_KEPT, order())
         elif not is_aborted(record.error):  # stopped, not failed: no approach either
-            error = _cap(one_line(record.error or "(no error message)"), _ERROR_CHARS)
-            label = _cap(_command_label(record), _LABEL_CHARS)
+            error = clip(one_line(record.error or "(no error message)"), _ERROR_CHARS)
+            label = clip(_command_label(record), _LABEL_CHARS)
             how = GIVEN_UP if record.outcome == GIVEN_UP else "got past it later"
             resolved.append(f"- Tried {label}: failed with {error}; {how}")
     for index, text in enumerate(resolved):
         latest = index >= len(resolved) - _KEPT_FAILURES
         yield _Item(failed, text, P_KEPT if latest else P_RESOLVED, order())
-    approaches = state.failed_approaches
+    # a failure the user reported in the words of a request or a rule the checkpoint
+    # always shows ("it crashed when I …, that should never happen") is said there
+    shown = [normalize_ws(t) for t in pinned_goals(state)]
+    shown += [normalize_ws(c.text) for c in state.current_constraints()]
+    approaches = _one_telling(
+        a
+        for a in state.failed_approaches
+        if a.source != "user" or not any(normalize_ws(a.text) in text for text in shown)
+    )
     for index, approach in enumerate(approaches):
         latest = index >= len(approaches) - _KEPT_FAILURES
         said = f"The user reported: {approach.text}" if approach.source == "user" else approach.text
         yield _Item(failed, f"- {said}", P_KEPT if latest else P_APPROACH, order())
+
+
+def _one_telling(approaches: Iterable[Decision]) -> list[Decision]:
+    """The failed approaches, a failure the assistant told again in its next telling (with
+    its reason) listed once, as it was told last (:func:`retells_failure`)."""
+    kept: list[Decision] = []
+    for approach in approaches:
+        last = kept[-1] if kept else None
+        if (
+            last is not None
+            and last.source == approach.source == "assistant"
+            and retells_failure(last.text, approach.text)
+        ):
+            kept[-1] = approach
+        else:
+            kept.append(approach)
+    return kept
 
 
 def _touched(record: ToolCallRecord) -> str | None:
@@ -628,7 +656,7 @@ def _group_label(records: list[ToolCallRecord]) -> str:
         return f"{_command_label(last)}{count}"
     if last.name in SHELL_TOOLS and shows_text(last.target):  # searches, listings: the latest
         program = resolution_key(last.name, last.target)[-1]
-        latest = _cap(_CD_PREFIX.sub("", last.target), _LABEL_CHARS)
+        latest = clip(_CD_PREFIX.sub("", last.target), _LABEL_CHARS)
         kinds = f"{len(labels)} different commands"
         return f"{last.name} {code(program)}{count}: {kinds}, latest {code(latest)}"
     if last.name in SHELL_TOOLS:
@@ -638,13 +666,13 @@ def _group_label(records: list[ToolCallRecord]) -> str:
             command = _OUTPUT_FILTER.sub("", _CD_PREFIX.sub("", record.target)) or record.target
             runs[command] = runs.pop(command, 0) + 1  # in the order last run: latest last
         shown = list(runs.items())[-_COMMANDS_SHOWN:]
-        parts = ", ".join(f"{code(_cap(c, _COMMAND_CHARS))}{f' ×{n}' if n > 1 else ''}"
+        parts = ", ".join(f"{code(clip(c, _COMMAND_CHARS))}{f' ×{n}' if n > 1 else ''}"
                           for c, n in shown)  # fmt: skip
         more = f" (+{len(runs) - len(shown)} more)" if len(runs) > len(shown) else ""
         return f"{last.name} {code(program)}{count}: {more.strip()}{' ' if more else ''}{parts}"
     shown = sorted(labels.items(), key=lambda kv: -kv[1])[:_GROUP_SHOWN]
     parts = ", ".join(
-        f"{code(_cap(t, 60)) if t else '(no arguments)'}{f' ×{n}' if n > 1 else ''}"
+        f"{code(clip(t, 60)) if t else '(no arguments)'}{f' ×{n}' if n > 1 else ''}"
         for t, n in shown
     )
     more = f" (+{len(labels) - _GROUP_SHOWN} more)" if len(labels) > _GROUP_SHOWN else ""
@@ -659,8 +687,14 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
         yield _Item(section, line, P_KEPT, order())
     lines: list[str] = stated[_KEPT_STEPS:]
     current = _open_request(state)
-    if current is not None and layout != "turn_prefix":  # a turn prefix is that request
-        lines.append(f"- Finish the current request: “{one_line(_short(current.text))}”")
+    if current is not None and layout != "turn_prefix":
+        # that a request is open is what the agent goes on with: Next Steps says so while
+        # the request stands, shortened where Goal states its words (a turn prefix is
+        # that request)
+        line = f"{_FINISH}“{one_line(_short(current.text))}”"
+        yield _Item(
+            section, line, P_NEXT, order()
+        )  # kept at the size target (see _outlasts_detail)
     for record in state.open_errors()[-3:]:
         lines.append(f"- Get past the failure of {call_label(record)} (see Blocked)")
     for record in state.tool_calls:
@@ -671,6 +705,8 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
             yield _Item(section, line, P_NEXT, order())
 
 
+_FINISH = "- Finish the current request: "
+_FINISH_REQUEST = "- Finish the current request (the last goal above)"
 _KEPT_STEPS = 2
 """How many of the steps the conversation says are still to do outlast the size target."""
 
@@ -855,15 +891,23 @@ def _bare_host(identifier: Identifier) -> bool:
     return bool(re.fullmatch(r"[a-z][a-z0-9+.-]*://[^/\s?#]+/?", identifier.value, re.I))
 
 
+_PROGRESS_COUNTER = re.compile(r"[(\[]\s*\d+\s*/\s*\d+\s*[)\]]")
+"""A bulk run's counter in a line of its output ("Rewrite 8a58… (3/25)", "[12/40] a.py")."""
+
+
 def _shaped_only(identifier: Identifier) -> bool:
     """Whether a value not typed by the user is merely shaped like one: an amount in an
     agent's own usage line ("Tokens: 10k sent … Cost: $0.04 message, $0.10 session"),
-    an "issue" that is a colour in a style declaration ("--color-dark: #000;")."""
+    an "issue" that is a colour in a style declaration ("--color-dark: #000;"), a value
+    in a tool's progress line ("Rewrite 8a58… (3/25)": one of the items a bulk run went
+    through, counted off, none a handle a later step names)."""
     if identifier.source == "user" and identifier.written == "typed":
         return False
     if _bare_host(identifier):
         return True
     context = identifier.context
+    if identifier.written == "tool" and _PROGRESS_COUNTER.search(context):
+        return True
     if identifier.kind == "amount" and _USAGE_LINE.search(context):
         return True
     if identifier.kind == "issue":
@@ -978,13 +1022,24 @@ def _merge_previous(
             elif text.startswith(_EARLIER_FAILURE):
                 target_priority = P_RESOLVED
             prior.append(_Item(target_section, _as_item(text), target_priority, order()))
-    return prior + items
+    return _after_original(prior, items)
+
+
+def _after_original(prior: list[_Item], items: list[_Item]) -> list[_Item]:
+    """Prior items first (older), then the new ones — but in Goal the original request
+    (the state's first goal) stays first, the prior requests after it."""
+    first = next((n for n, item in enumerate(items) if item.section == "goal"), None)
+    asked = [item for item in prior if item.section == "goal"]
+    if first is None or not asked:
+        return prior + items
+    rest = [item for item in prior if item.section != "goal"]
+    return [*rest, *items[: first + 1], *asked, *items[first + 1 :]]
 
 
 def _not_a_request(text: str, state: WorkingState) -> bool:
     """Whether a prior Goal line (a split turn's "Original Request" among them) is no
-    request of the user: an answer to the assistant, the next routine step, or the words
-    of a rule or a choice the state holds — those stand in their own sections."""
+    request to list again: an answer to the assistant, the next routine step, or the
+    words of a rule or a choice the state holds — those stand in their own sections."""
     said = normalize_ws(text)
     if is_reply(said) or is_follow_up(said):
         return True
@@ -1013,7 +1068,7 @@ _RECOMPUTED = (
     "- Touched so far: ",
     "- Last step: ",
     "- Last report: ",
-    "- Finish the current request: ",
+    "- Finish the current request",  # either form
     "- Get past the failure of ",
     "- Focus: ",
 )
@@ -1194,8 +1249,10 @@ def _refill(
 
 
 def _outlasts_detail(item: _Item) -> bool:
-    """What the size target keeps while it drops detail: the substance (from P_KEPT)."""
-    return item.priority >= P_KEPT
+    """What the size target keeps while it drops detail: the substance (from P_KEPT), and
+    the Next Steps line of an open request — which a hard cap drops among the first, as
+    In Progress says the same."""
+    return item.priority >= P_KEPT or item.text.startswith(_FINISH)
 
 
 def _bound(item: _Item) -> bool:
@@ -1209,7 +1266,8 @@ def _brief(item: _Item) -> _Item:
     return replace(item, text=_shorter(_terse_line(item.text)))
 
 
-_QUOTED_REQUEST = re.compile(r"“([^”\n]{60})[^”\n]+”")
+_QUOTED_REQUEST = re.compile(r"“([^”\n]{62,})”")
+_QUOTE_CHARS = 61
 _OUTCOME_AFTER = re.compile(r"(”|^- User chose: .*?) → .*$|; earlier: .*$")
 
 
@@ -1218,9 +1276,11 @@ def _shorter(text: str) -> str:
     for the whole line: that the open request is the one Goal states, a quoted request's
     opening words without the outcome reported after it, a choice without the question it
     answered, a call's latest result without the earlier ones."""
-    if text.startswith(_WORKING_ON):
-        return _WORKING_ON_GOAL
-    return _QUOTED_REQUEST.sub(r"“\1…”", _OUTCOME_AFTER.sub(r"\1", text))
+    short = said_short(text)
+    if short is not None:
+        return short
+    shown = _OUTCOME_AFTER.sub(r"\1", text)
+    return _QUOTED_REQUEST.sub(lambda m: f"“{clip(m.group(1), _QUOTE_CHARS)}”", shown)
 
 
 _NONE = "- (none)"
@@ -1250,6 +1310,19 @@ _WORKING_ON_GOAL = "- Working on: the last goal above"
 """The In Progress line for the open request when Goal states its words: that the request
 is open is substance (what the agent continues), so the line shrinks but never goes, and
 still says which request it is (Goal lists the original request first, the current last)."""
+_WORKING_ON_REQUEST = "- Working on: the request above"
+"""The same for a split turn's early part, whose Original Request is the one under way."""
+
+
+def said_short(text: str) -> str | None:
+    """The short form of a line that says a request is open ("Working on: “…”", "Finish
+    the current request: “…”"), for where Goal states the request's words: that it is
+    open is substance, so the line shrinks but never goes."""
+    if text.startswith(_WORKING_ON):
+        return _WORKING_ON_GOAL
+    if text.startswith(_FINISH):
+        return _FINISH_REQUEST
+    return None
 
 
 def _said_once(items: list[_Item]) -> list[_Item]:
@@ -1287,13 +1360,13 @@ def _said_once(items: list[_Item]) -> list[_Item]:
                 and core in cores[other]
                 and (core != cores[other] or other < index)
             ):
-                if item.text.startswith(_WORKING_ON):
+                if said_short(item.text) is not None:
                     shortened.add(index)
                 else:
                     dropped.add(index)
                 break
     return [
-        replace(item, text=_WORKING_ON_GOAL) if index in shortened else item
+        replace(item, text=said_short(item.text) or item.text) if index in shortened else item
         for index, item in enumerate(items)
         if index not in dropped
     ]
