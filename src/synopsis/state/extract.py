@@ -27,6 +27,7 @@ from synopsis.state import _choices, _errors, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._relied import ReliedLines
+from synopsis.state._snapshots import split_snapshot
 from synopsis.state._text import (
     MAX_SENTENCE,
     digest,
@@ -315,6 +316,10 @@ class _Builder:
     def _user(self, text: str, entry_id: str | None) -> None:
         """Segment the turn and attribute its parts: only what the user typed states rules,
         goals and facts; a pasted document or a harness' text is at most reference."""
+        snapshot = split_snapshot(text)
+        if snapshot is not None:  # a harness' summary of the history: read as a checkpoint
+            checkpoint, text = snapshot
+            self._summary(checkpoint, entry_id)
         if not text.strip():
             return
         parts = attribution.attribute(text)

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from synopsis.messages import role_of, text_of
 from synopsis.state._progress import is_reply
+from synopsis.state._snapshots import split_snapshot
 from synopsis.state.extract import asks_anew, extract_working_state
 from synopsis.state.model import Decision, WorkingState
 from synopsis.state.render import Layout, render_state
@@ -55,11 +57,14 @@ def read_back(summary: str) -> WorkingState:
 def summarize_request(request: SummaryRequest) -> str:
     """The checkpoint text for ``request`` (synchronous core of :class:`EmbeddedSummarizer`)."""
     previous_summary = request.previous_summary or None
+    messages = list(request.messages)
+    if not previous_summary:  # a harness' summary in a user turn is the previous one
+        previous_summary, messages = harness_summary(messages)
     if previous_summary:
         seed = request.previous_state or read_back(previous_summary)
         # The new messages' first request is a goal of its own (the checkpoint's goals stay
         # first): withhold the seed's goals while extracting, so it is seen as one.
-        state = extract_working_state(list(request.messages), previous=replace(seed, goals=()))
+        state = extract_working_state(messages, previous=replace(seed, goals=()))
         new_goals = state.goals
         if seed.goals and new_goals and is_reply(new_goals[0].text):
             # an answer to the assistant continues the checkpoint's request: a choice
@@ -73,7 +78,7 @@ def summarize_request(request: SummaryRequest) -> str:
         goals = {goal.text: goal for goal in (*seed.goals, *new_goals)}
         state = replace(state, goals=tuple(goals.values()))
     else:
-        state = extract_working_state(list(request.messages))
+        state = extract_working_state(messages)
     if request.continued_by:
         state = got_past_later(state, request.continued_by)
     return render_state(
@@ -84,6 +89,23 @@ def summarize_request(request: SummaryRequest) -> str:
         focus=request.custom_instructions,
         target_chars=target_chars(request),
     )
+
+
+def harness_summary(messages: list[Any]) -> tuple[str | None, list[Any]]:
+    """(the checkpoint text of the latest summary a harness left in a user turn — Gemini
+    CLI's ``<state_snapshot>`` — or None, the messages without the turns that held it)."""
+    found: str | None = None
+    rest: list[Any] = []
+    for message in messages:
+        text = text_of(message, "\n") if isinstance(message, dict) else ""
+        snapshot = split_snapshot(text) if role_of(message) == "user" else None
+        if snapshot is None:
+            rest.append(message)
+            continue
+        found, said = snapshot
+        if said.strip():  # what the user wrote besides it stays their message
+            rest.append({**message, "content": said})
+    return found, rest
 
 
 GOT_PAST_LATER = "got past later in the current turn"
