@@ -170,8 +170,8 @@ def test_next_steps_name_the_open_request_even_when_the_size_target_binds() -> N
         messages += bash(f"b{index}", f"pytest tests/billing/test_part{index}.py", "1 passed")
         messages.append(say(f"Part {index} of the billing split is moved and its tests pass."))
     state = extract_working_state(messages)
-    text = render_state(state, target_chars=1200)
-    assert "Finish the current request" in by_section(text)["next"]
+    text = render_state(state, target_chars=900)  # detail must go: the step stays, short
+    assert "- Finish the current request (the last goal above)" in by_section(text)["next"]
     whole = render_state(state)
     assert "Finish the current request: “Split the billing module" in whole
 

@@ -706,6 +706,8 @@ def _next_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterabl
 
 
 _FINISH = "- Finish the current request: "
+_FINISH_EITHER = "- Finish the current request"
+"""What the line for the open request starts with, whole or short."""
 _FINISH_REQUEST = "- Finish the current request (the last goal above)"
 _KEPT_STEPS = 2
 """How many of the steps the conversation says are still to do outlast the size target."""
@@ -1068,7 +1070,7 @@ _RECOMPUTED = (
     "- Touched so far: ",
     "- Last step: ",
     "- Last report: ",
-    "- Finish the current request",  # either form
+    _FINISH_EITHER,
     "- Get past the failure of ",
     "- Focus: ",
 )
@@ -1252,7 +1254,7 @@ def _outlasts_detail(item: _Item) -> bool:
     """What the size target keeps while it drops detail: the substance (from P_KEPT), and
     the Next Steps line of an open request — which a hard cap drops among the first, as
     In Progress says the same."""
-    return item.priority >= P_KEPT or item.text.startswith(_FINISH)
+    return item.priority >= P_KEPT or item.text.startswith(_FINISH_EITHER)
 
 
 def _bound(item: _Item) -> bool:
