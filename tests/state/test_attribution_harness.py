@@ -89,11 +89,6 @@ HARNESS_TURNS = {
         "<user_instructions>\n# AGENTS.md\nAlways run the linter first. Never commit files "
         "under dist/.\n</user_instructions>"
     ),
-    "gemini-snapshot": (
-        "<state_snapshot>\n  <overall_goal>Port the exporter to Go.</overall_goal>\n"
-        "  <active_constraints>- Never call the network from tests.</active_constraints>\n"
-        "</state_snapshot>"
-    ),
     "ide-context-report": (
         "This is the Acme IDE. We are setting up the context for our session. The date is "
         "4 March 2026. My working directory is /srv/acme. Never delete files in /srv."
@@ -114,6 +109,23 @@ def test_a_harness_turn_states_nothing_of_the_users(text: str) -> None:
     state = state_of(text)
     assert state.current_constraints() == ()
     assert user_words(state) == ""
+
+
+def test_a_harness_snapshot_is_read_as_an_earlier_summary_not_as_the_users_words() -> None:
+    # Gemini CLI's /compress leaves its summary as a user turn: what it says of the rules
+    # is carried as an earlier summary's (source "summary"), never as something typed now.
+    text = (
+        "<state_snapshot>\n  <overall_goal>Port the exporter to Go.</overall_goal>\n"
+        "  <active_constraints>- Never call the network from tests.</active_constraints>\n"
+        "</state_snapshot>"
+    )
+    assert typed_of(text).strip() == ""
+    state = state_of(text)
+    assert [(c.text, c.source) for c in state.current_constraints()] == [
+        ("Never call the network from tests.", "summary")
+    ]
+    assert not [d for d in state.decisions if d.source == "user"]
+    assert not [f for f in state.facts if f.source == "user" and f.written == "typed"]
 
 
 def test_the_users_words_in_an_envelope_stay_beside_the_harness_text() -> None:
