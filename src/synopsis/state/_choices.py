@@ -28,7 +28,7 @@ import re
 from itertools import pairwise
 
 from synopsis.state._text import cap, normalize_ws, sentences
-from synopsis.state.rules import any_match
+from synopsis.state.rules import any_match, first_match
 from synopsis.state.statements import is_rule
 
 MAX_STATEMENT = 240
@@ -219,6 +219,7 @@ def user_choices(text: str, short_reply: bool, said: str | None = None) -> list[
             _CHOICE_EN.search(sentence)
             or _CHOICE_ZH.search(sentence)
             or _CHOICE_OTHER.search(sentence)
+            or first_match("choice", sentence.lower()) is not None
             or (said and takes_an_offer(sentence, said))
         ):
             found.append(cap(sentence, MAX_STATEMENT))

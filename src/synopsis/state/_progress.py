@@ -212,7 +212,7 @@ def is_finished(outcome: str | None) -> bool:
     words = statement_words(outcome)
     if _CLOSING_WAIT.search(words):
         return False
-    return bool(_DONE_WORDS.search(words))
+    return bool(_DONE_WORDS.search(words)) or first_match("done", words.lower()) is not None
 
 
 _PENDING = re.compile(
@@ -290,7 +290,7 @@ _DID = re.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:now |also |just |successfully |already )*(?!need|want|"
     r"used?\b|tried|noticed|asked|seemed|wanted|looked|checked)[a-z]{3,}ed\b|"
     r"\b(?:i|we)(?:'ve| have)?\s+(?:now |also |just |successfully |already )*(?:made|built|"
-    r"wrote|set up|put|ran|rewrote|moved|split|kept)\b|"
+    r"wrote|written|rewritten|set up|put|ran|rewrote|moved|split|kept|done|taken|chosen)\b|"
     r"\b(?:has|have|had) been (?:\w+ )?[a-z]{3,}(?:ed|en|t)\b|"
     r"\b(?:is|are|was|were) (?:now |all |both |also )?(?!need|bas|call|us|suppos|relat|nam|"
     r"requir|expect|interest|concern|locat|includ|design|intend)[a-z]{3,}ed\b|"
@@ -312,6 +312,17 @@ _DID = re.compile(
 """A statement that something was done: "I've added …", "… has been created", "✓ …",
 "Removed …" heading an item, "已添加 …", "…を作成しました", "… wurde implementiert",
 "… foi removido". A plan ("I'll add …") or a question says nothing done."""
+
+
+def states_done(text: str) -> bool:
+    """Whether a statement says something was done: the words of :data:`_DID`, or a
+    ``done`` record of the statement's language ("Ho rimosso l'utente", "문서 작성을
+    완료했습니다", "J'ai ajouté le module"). A question asks; it reports nothing."""
+    if asks_user(text):
+        return False
+    return bool(_DID.search(text)) or first_match("done", text.lower()) is not None
+
+
 _ANY_ITEM = re.compile(
     r"^\s{0,8}(?:[-*•+]|\d{1,2}[.)]|#{1,6})\s+(?P<item>\S.*)$|^(?P<bold>\*\*[^*\n]{3,}\*\*.*)$"
 )
@@ -337,7 +348,7 @@ def reported_done(text: str) -> list[str]:
             lines.append(raw)
     first_item = next((i for i, raw in enumerate(lines) if _LIST_ITEM.match(raw)), len(lines))
     opening = "\n".join(lines[:first_item])
-    listed_done = bool(_DID.search(opening)) and not asks_user(opening)
+    listed_done = states_done(opening)
     found: list[str] = []
     for raw in lines:
         match = _ANY_ITEM.match(raw)
@@ -345,12 +356,12 @@ def reported_done(text: str) -> list[str]:
             item = normalize_ws(match.group("item") or match.group("bold") or "")
             nested = len(raw) - len(raw.lstrip()) >= 2 and not raw.lstrip().startswith("#")
             # a sub-item is detail of its item, unless it states something done itself
-            if len(item) >= 6 and ((listed_done and not nested) or _DID.search(item)):
+            if len(item) >= 6 and ((listed_done and not nested) or states_done(item)):
                 found.append(clip(item, MAX_REPORTED_ITEM))
             continue
         for start, end in sentences(raw):
             sentence = raw[start:end].strip()
-            if len(sentence) >= 12 and not asks_user(sentence) and _DID.search(sentence):
+            if len(sentence) >= 12 and states_done(sentence):
                 found.append(clip(normalize_ws(sentence), MAX_REPORTED_ITEM))
     return list(dict.fromkeys(found))[:MAX_REPORTED_PER_MESSAGE]
 

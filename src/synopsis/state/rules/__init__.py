@@ -57,6 +57,12 @@ Stages:
   message a new request rather than a statement;
 * ``refers-to-paste`` — the user's words after what they pasted, pointing back at it
   ("see above", "以上是评审意见"): typed, though they end a pasted document;
+* ``done`` — a statement that something was done ("ho aggiornato il file", "설정이
+  수정되었습니다"): the assistant's report of its work, in the languages beyond the
+  English, Chinese, Japanese and German words of :mod:`synopsis.state._progress`;
+* ``choice`` — a user's sentence that chooses ("opzione B", "vamos con la opción 2",
+  "웹 앱으로 가자"): beyond the English, Chinese and Japanese words of
+  :mod:`synopsis.state._choices`;
 * ``automated``, ``protocol``, ``tool-result``, ``output-line``, ``output-failure``,
   ``error-name`` — a harness' own text and pasted terminal output, by their shape
   (:mod:`synopsis.state.rules.harness`).
@@ -104,6 +110,8 @@ Stage = Literal[
     "proposal",
     "pending",
     "request",
+    "done",
+    "choice",
 ]
 
 

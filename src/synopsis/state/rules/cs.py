@@ -176,4 +176,22 @@ RULES: tuple[Rule, ...] = (
         matches=("U nás to vždycky běželo bez problémů.",),
         misses=("Nikdy nepushuj přímo do mainu.", "Vždycky spusť testy."),
     ),
+    Rule(
+        "reports-done-cs",
+        "done",
+        r"\b[a-záčďéěíňóřšťúůýž]{3,}(?:al|il|el|ul)[aiy]?\s+jsem\b|"
+        r"\b(?:jsem|jsme)\s+[a-záčďéěíňóřšťúůýž]{3,}(?:al|il|el|ul)[aiy]?\b|"
+        r"\b(?:byl[aoiy]?)\s+[a-záčďéěíňóřšťúůýž]{3,}(?:án|en|et)[aoiy]?\b",
+        matches=("Přidal jsem novou stránku.", "Soubor byl upraven.",
+                 "Jsme opravili styl tlačítka."),
+        misses=("Přidám novou stránku.", "Mám přidat novou stránku?"),
+    ),
+    Rule(
+        "user-choice-cs",
+        "choice",
+        r"\b(?:varianta|možnost)\s+[a-z0-9]\b|\b(?:použijeme|zvolíme|vybírám|radši)\b|"
+        r"\bdej tam\b|\btam\b.{0,30}\bdej\b",
+        matches=("Použijeme Tailwind.", "Zatím tam dej jen text."),
+        misses=("Kterou možnost doporučuješ?", "Přečetl jsem možnosti."),
+    ),
 )  # fmt: skip

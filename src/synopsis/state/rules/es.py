@@ -210,4 +210,21 @@ RULES: tuple[Rule, ...] = (
         matches=("Pasa el linter antes de cada commit.",),
         misses=("Lo revisé antes de la reunión.",),
     ),
+    Rule(
+        "reports-done-es",
+        "done",
+        r"\b(?:he|hemos)\s+(?:(?:ya|también)\s+)?[a-zñáéíóú]{2,}(?:ado|ido|cho|sto|to)\b|"
+        r"\b(?:fue|fueron|ha sido|han sido)\s+[a-zñáéíóú]{3,}(?:ad|id)[oa]s?\b|"
+        r"\b(?:con éxito|correctamente|completado|listo)\b",
+        matches=("He creado la tabla de reservas.", "La migración fue aplicada.",
+                 "Ya está listo el esquema."),
+        misses=("Voy a crear la tabla.", "¿Quieres que cree la tabla?"),
+    ),
+    Rule(
+        "user-choice-es",
+        "choice",
+        r"\bopción\s+[a-z0-9]\b|\b(?:hagamos|usemos|vamos con|elegimos|elijo|nos quedamos con)\b",
+        matches=("Vamos con la opción B.", "Usemos Tailwind para los estilos."),
+        misses=("¿Qué opción recomiendas?", "Leí las opciones."),
+    ),
 )  # fmt: skip

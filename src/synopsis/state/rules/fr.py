@@ -197,4 +197,23 @@ RULES: tuple[Rule, ...] = (
                  "Bon, on ne supprime rien dans ce dossier.", "Lance les tests avant chaque push."),
         misses=("On ne sait pas pourquoi ça plante.", "Merci de ta réponse."),
     ),
+    Rule(
+        "reports-done-fr",
+        "done",
+        r"(?:\bj'|\bj’|\bnous\s+|\bon\s+)(?:ai|avons|a)\s+(?:(?:déjà|aussi|bien)\s+)?"
+        r"[a-zàâçéèêëîïôûù]{2,}(?:é|i|is|it|u)(?:e|s|es)?\b|"
+        r"\b(?:a|ont) été\s+[a-zàâçéèêëîïôûù]{3,}(?:é|i)(?:e|s|es)?\b|\b(?:avec succès|terminé)\b",
+        matches=("J'ai ajouté le module réseau.", "Le fichier a été supprimé.",
+                 "Le déploiement est terminé."),
+        misses=("Je vais ajouter le module.", "Tu veux que j'ajoute le module ?"),
+    ),
+    Rule(
+        "user-choice-fr",
+        "choice",
+        r"\boption\s+[a-z0-9]\b|\b(?:on part sur|on garde|prenons|utilisons|choisissons)\b|"
+        r"\bon va (?:aussi |plutôt )?(?:l[ae]\s|l'|les\s)?"
+        r"(?:utiliser|prendre|partir|cr[ée]er|garder)\b",
+        matches=("On part sur Postgres.", "La base, on va la créer avec Terraform."),
+        misses=("Quelle option tu conseilles ?", "J'ai lu les options."),
+    ),
 )  # fmt: skip

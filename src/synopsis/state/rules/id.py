@@ -154,4 +154,20 @@ RULES: tuple[Rule, ...] = (
                  "Komentarnya pakai bahasa Jepang aja."),
         misses=("Bahasa pemrogramannya Go.",),
     ),
+    Rule(
+        "reports-done-id",
+        "done",
+        r"\b(?:sudah|telah)\s+(?:(?:saya|kami|aku)\s+)?(?:mem|men|meng|meny|me|di|ber|ter)"
+        r"[a-z]{3,}\b|\bberhasil\b",
+        matches=("Saya sudah memperbaiki fungsi login.", "Tabel yang baru sudah dibuat.",
+                 "Migrasinya berhasil, tidak ada error."),
+        misses=("Saya akan memperbaiki fungsi login.", "Apakah perlu dibuat tabel baru?"),
+    ),
+    Rule(
+        "user-choice-id",
+        "choice",
+        r"\bopsi\s+[a-z0-9]\b|\b(?:kita pakai|pakai yang|pilih yang|kita pilih)\b",
+        matches=("Opsi B saja, itu lebih cepat.", "Kita pakai Supabase saja."),
+        misses=("Opsi mana yang lebih baik?", "Saya sudah baca opsinya."),
+    ),
 )  # fmt: skip

@@ -199,4 +199,21 @@ RULES: tuple[Rule, ...] = (
                  "Esegui il linter prima di ogni commit."),
         misses=("Ho lasciato il file lì.", "Vanno bene così."),
     ),
+    Rule(
+        "reports-done-it",
+        "done",
+        r"\b(?:ho|abbiamo)\s+(?:(?:già|anche|ora|appena)\s+)?[a-zà-ù]{2,}(?:ato|ito|uto|sso|tto|sto|nto|rto|lto)\b|"
+        r"\b(?:è|sono)\s+stat[oaie]\s+[a-zà-ù]{3,}(?:at|it|ut|ss|tt)[oaie]\b|"
+        r"\b(?:con successo|correttamente|completato|fatto!)",
+        matches=("Ho aggiornato il file di configurazione.", "Il test è stato corretto.",
+                 "Le email sono partite correttamente."),
+        misses=("Devo ancora aggiornare il file.", "Vuoi che aggiorni il file?"),
+    ),
+    Rule(
+        "user-choice-it",
+        "choice",
+        r"\bopzione\s+[a-z0-9]\b|\b(?:usiamo|scegliamo|andiamo con|procediamo con|teniamo)\b",
+        matches=("Opzione A, grazie.", "Usiamo Redis, è più veloce."),
+        misses=("Quale opzione consigli?", "Ho letto le opzioni."),
+    ),
 )  # fmt: skip

@@ -207,4 +207,20 @@ RULES: tuple[Rule, ...] = (
                  "Rode os testes antes de cada deploy."),
         misses=("Ele deixou o arquivo na pasta.", "Temos três ambientes."),
     ),
+    Rule(
+        "reports-done-pt",
+        "done",
+        r"\b(?:criei|adicionei|removi|corrigi|atualizei|alterei|fiz|movi|apaguei|configurei|"
+        r"implementei|substituí|instalei|reverti|escrevi)\b|"
+        r"\b(?:está|estão)\s+(?:agora\s+)?(?:pront[oa]s?|funcionando|configurad[oa]s?)\b",
+        matches=("Corrigi o arquivo de configuração.", "O servidor está funcionando."),
+        misses=("Vou corrigir o arquivo.", "Quer que eu corrija o arquivo?"),
+    ),
+    Rule(
+        "user-choice-pt",
+        "choice",
+        r"\bopção\s+[a-z0-9]\b|\b(?:vamos com|escolho|fico com|usemos)\b",
+        matches=("Vamos com a opção 2.", "Fico com o Postgres."),
+        misses=("Qual opção você recomenda?", "Li as opções."),
+    ),
 )  # fmt: skip
