@@ -30,6 +30,7 @@ from synopsis.state._progress import (
     is_reply,
     retells_failure,
     statement_words,
+    states_done,
 )
 from synopsis.state._text import (
     clip,
@@ -193,6 +194,10 @@ def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
 FACT_LABEL = "- fact: "
 
 
+REPORTED_LABEL = "- Reported: "
+"""An assistant's statement of work it did, as Done lists it."""
+
+
 def fact_line(text: str) -> str:
     """A fact as a checkpoint line: labelled, so its own words ("Plan: …") never read as a
     section label, and without the value it replaced."""
@@ -236,7 +241,7 @@ def render_state(
             replace(i, text=stale_note(i.text, stale))
             for i in items
             if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
-            or i.text.startswith(FACT_LABEL)  # a statement keeps its other values
+            or i.text.startswith((FACT_LABEL, REPORTED_LABEL))  # a statement keeps its other values
             or not states_stale_outside_code(i.text, stale)
         ]
     words = _focus_words(focus)
@@ -734,6 +739,7 @@ def _context_items(
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
     latest_pasted = {id(f) for f in pasted[-_KEPT_FAILURES:]}
+    listed_done = {normalize_ws(item) for goal in state.goals for item in goal.reported}
     for fact in state.current_facts():
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
@@ -748,6 +754,16 @@ def _context_items(
             priority = _REFERENCE_PRIORITY.get(fact.source, P_MINOR_VALUE)
             if id(fact) in latest_pasted:
                 priority = P_KEPT
+        if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
+            # the assistant's report of its own work is progress, not context to look up
+            # (once: a report its request lists already stands there)
+            if normalize_ws(fact.text) in listed_done:
+                continue
+            done = "early_progress" if layout == "turn_prefix" else "done"
+            yield _Item(
+                done, REPORTED_LABEL + one_line(without_old_values(fact.text)), priority, order()
+            )
+            continue
         yield _Item(section, fact_line(fact.text), priority, order())
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)

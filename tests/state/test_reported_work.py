@@ -1,0 +1,135 @@
+"""The assistant's report of its work, and the user's choices, in their own sections.
+
+Histories written here in our own words, one per class of input that real transcripts
+showed standing in the wrong section (or nowhere): a report of work done in a language
+other than English or Chinese (so the request never counted as finished), an assistant's
+report with no request to file it under (it stood under Critical Context as a "fact"),
+and a user's choice in another language (it stood as a fact, not under Key Decisions).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from synopsis.state import extract_working_state
+from synopsis.state._choices import user_choices
+from synopsis.state._progress import is_finished, reported_done, states_done
+from synopsis.state.render import render_state
+from tests.state.builders import act, bash, by_section, call, result, say, user
+
+# --- a report of work done, in other languages ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Ho aggiornato il file `nginx.conf` e riavviato il servizio.",
+        "Il certificato è stato rinnovato.",
+        "He creado el índice sobre la columna `fecha`.",
+        "J'ai supprimé l'ancien fichier de variables.",
+        "설정 파일을 수정했습니다.",
+        "Saya sudah menambahkan validasi email di form.",
+        "Я обновил зависимости в `package.json`.",
+        "Upravil jsem styl tlačítka.",
+        "Corrigi o caminho do arquivo de log.",
+    ],
+)
+def test_a_report_of_work_done_in_another_language_states_it(report: str) -> None:
+    assert states_done(report)
+    assert is_finished(report)
+
+
+@pytest.mark.parametrize(
+    "not_done",
+    [
+        "Aggiorno il file `nginx.conf`?",
+        "Voy a crear el índice sobre la columna `fecha`.",
+        "설정 파일을 수정할까요?",
+        "Saya akan menambahkan validasi email di form.",
+        "Я обновлю зависимости.",
+    ],
+)
+def test_a_plan_or_a_question_in_another_language_states_nothing_done(not_done: str) -> None:
+    assert not states_done(not_done)
+    assert not is_finished(not_done)
+
+
+def test_the_items_of_a_korean_report_are_what_was_done() -> None:
+    report = (
+        "배포 문서 작성을 완료했습니다.\n\n"
+        "- `docs/deploy.md` 파일을 생성했습니다\n"
+        "- 롤백 절차를 추가했습니다\n"
+    )
+    done = reported_done(report)
+    assert "`docs/deploy.md` 파일을 생성했습니다" in done
+    assert "롤백 절차를 추가했습니다" in done
+
+
+def test_a_request_finished_with_an_italian_report_moves_to_done() -> None:
+    messages = [
+        user("Puoi aggiungere un controllo di salute al servizio delle fatture?"),
+        *bash("c1", "pytest tests/test_health.py", "3 passed in 0.4s"),
+        say("Ho aggiunto l'endpoint `/health` al servizio delle fatture; i test passano."),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "Finished: “Puoi aggiungere un controllo di salute" in sections["done"]
+    assert "Ho aggiunto l'endpoint `/health`" in sections["done"]
+    assert "Working on" not in sections.get("in_progress", "")
+
+
+# --- a report with no request to file it under ---------------------------------------------
+
+
+def test_a_report_without_a_request_stands_under_done_not_as_a_fact() -> None:
+    messages = [  # a slash command opens the session: no request of the user's in words
+        user("<command-name>/init</command-name>\n<command-message>init</command-message>"),
+        act(call("w1", "write", path="AGENTS.md", content="# Notes"), text="Writing the guide."),
+        result("w1", "write", "File created successfully at: AGENTS.md"),
+        say("I've written AGENTS.md with the build commands and the layout of the tests."),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "I've written AGENTS.md with the build commands" in sections["done"]
+    assert "I've written AGENTS.md" not in sections.get("critical", "")
+
+
+def test_a_report_its_request_lists_is_not_repeated_as_a_line_of_its_own() -> None:
+    messages = [
+        user("이제 배포 스크립트를 정리해 줘."),
+        *bash("c1", "git mv deploy.sh scripts/deploy.sh", ""),
+        say("배포 스크립트를 `scripts/` 폴더로 이동했습니다.\n\n- 실행 권한을 추가했습니다"),
+    ]
+    done = by_section(render_state(extract_working_state(messages)))["done"]
+    assert "실행 권한을 추가했습니다" in done
+    assert "- Reported: " not in done  # it stands in its request's line
+
+
+# --- a user's choice in another language ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        "Opzione B, grazie.",
+        "Vamos con la opción 2, es más barata.",
+        "On part sur Postgres pour la base.",
+        "웹 앱으로 가자.",
+        "Kita pakai Supabase saja.",
+        "Fico com o plano mensal.",
+    ],
+)
+def test_a_choice_in_another_language_is_a_choice(choice: str) -> None:
+    assert user_choices(choice, short_reply=False) == [choice]
+
+
+def test_a_question_about_the_options_chooses_nothing() -> None:
+    assert user_choices("¿Qué opción recomiendas para la caché?", short_reply=False) == []
+
+
+def test_a_users_choice_in_italian_stands_under_key_decisions() -> None:
+    messages = [
+        user("Devo ricevere le email di verifica in locale, come faccio?"),
+        say("Ci sono due strade: A) un server SMTP finto come Mailpit, B) un account Gmail."),
+        user("Opzione A, usiamo Mailpit nel docker compose."),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "Opzione A, usiamo Mailpit nel docker compose." in sections["decisions"]
