@@ -19,7 +19,7 @@ from synopsis.state import _patterns as pat
 from synopsis.state._memo import remembered
 from synopsis.state._regex import matches_anywhere
 from synopsis.state._text import cap, normalize_ws, window
-from synopsis.state.rules import any_match
+from synopsis.state.rules import any_match, first_match
 
 MAX_ERROR_LINE = 300
 NO_ERROR_MESSAGE = "(no error message)"
@@ -343,6 +343,14 @@ _SAYS_BROKEN = re.compile(
 MAX_USER_FAILURE = 220
 
 
+def states_failure(text: str) -> bool:
+    """Whether a statement (of the assistant's) names an error or a failure it met ("The
+    error "Email already registered" confirms …", "エラーは`window`が未定義です"): where the
+    work ran into something, not context to look up. A question asks; it states none."""
+    stripped = text.rstrip()
+    return not stripped.endswith(("?", "？")) and bool(_ERROR_WORDS.search(stripped))
+
+
 def user_reported_failure(text: str) -> str | None:
     """The failure a user's message reports, verbatim: the first line of an error they
     pasted (with the stack frame under it, which says where), else the first of their
@@ -359,6 +367,10 @@ def user_reported_failure(text: str) -> str | None:
             line = f"{line} {cap(below, 80)}"
         return line
     for raw in lines:
-        if _SAYS_BROKEN.search(raw) or any_match("fault-report", pat.lower_same(raw)):
+        if (
+            _SAYS_BROKEN.search(raw)
+            or any_match("fault-report", pat.lower_same(raw))
+            or first_match("broken", raw.lower()) is not None
+        ):
             return window(normalize_ws(raw), 0, MAX_USER_FAILURE)
     return None

@@ -63,6 +63,8 @@ Stages:
 * ``choice`` — a user's sentence that chooses ("opzione B", "vamos con la opción 2",
   "웹 앱으로 가자"): beyond the English, Chinese and Japanese words of
   :mod:`synopsis.state._choices`;
+* ``broken`` — the user's own words for a failure ("non funziona", "masih error",
+  "여전히 안 돼요"): beyond the words of :mod:`synopsis.state._errors`;
 * ``automated``, ``protocol``, ``tool-result``, ``output-line``, ``output-failure``,
   ``error-name`` — a harness' own text and pasted terminal output, by their shape
   (:mod:`synopsis.state.rules.harness`).
@@ -112,6 +114,7 @@ Stage = Literal[
     "request",
     "done",
     "choice",
+    "broken",
 ]
 
 

@@ -227,4 +227,12 @@ RULES: tuple[Rule, ...] = (
         matches=("Vamos con la opción B.", "Usemos Tailwind para los estilos."),
         misses=("¿Qué opción recomiendas?", "Leí las opciones."),
     ),
+    Rule(
+        "says-broken-es",
+        "broken",
+        r"\bno (?:funciona|sirve|carga|aparece|arranca|veo nada)\b|"
+        r"\b(?:sigue|me sale|me da|da) (?:dando )?(?:el mismo |un )?error\b",
+        matches=("El formulario no funciona.", "Sigue dando error al guardar."),
+        misses=("Ya funciona todo.", "No hace falta cambiarlo."),
+    ),
 )  # fmt: skip

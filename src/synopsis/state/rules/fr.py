@@ -216,4 +216,12 @@ RULES: tuple[Rule, ...] = (
         matches=("On part sur Postgres.", "La base, on va la créer avec Terraform."),
         misses=("Quelle option tu conseilles ?", "J'ai lu les options."),
     ),
+    Rule(
+        "says-broken-fr",
+        "broken",
+        r"\bne (?:marche|fonctionne|s'affiche|démarre|charge) (?:pas|plus)\b|"
+        r"\btoujours (?:une |la même )?erreur\b|\bj'ai (?:une|encore une) erreur\b",
+        matches=("Le déploiement ne marche pas.", "J'ai encore une erreur au démarrage."),
+        misses=("Tout fonctionne maintenant.", "Ne change pas le port."),
+    ),
 )  # fmt: skip

@@ -170,4 +170,12 @@ RULES: tuple[Rule, ...] = (
         matches=("Opsi B saja, itu lebih cepat.", "Kita pakai Supabase saja."),
         misses=("Opsi mana yang lebih baik?", "Saya sudah baca opsinya."),
     ),
+    Rule(
+        "says-broken-id",
+        "broken",
+        r"\b(?:masih|tetap|malah) (?:error|eror|gagal|belum bisa)\b|"
+        r"\b(?:ga|gak|nggak|enggak|tidak) (?:jalan|berfungsi|muncul|bisa login)\b",
+        matches=("Loginnya masih error.", "Fitur itu ga jalan di produksi."),
+        misses=("Sekarang sudah jalan.", "Tidak perlu diubah."),
+    ),
 )  # fmt: skip

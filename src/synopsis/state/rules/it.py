@@ -216,4 +216,12 @@ RULES: tuple[Rule, ...] = (
         matches=("Opzione A, grazie.", "Usiamo Redis, è più veloce."),
         misses=("Quale opzione consigli?", "Ho letto le opzioni."),
     ),
+    Rule(
+        "says-broken-it",
+        "broken",
+        r"\bnon (?:funziona|va|parte|carica|compare|arriva|vedo (?:nulla|niente))\b|"
+        r"\b(?:ancora|sempre) (?:lo stesso )?errore\b|\bdà (?:ancora )?errore\b",
+        matches=("Il login non funziona ancora.", "Non vedo niente nella casella."),
+        misses=("Adesso funziona tutto.", "Non vedo l'ora di provarlo."),
+    ),
 )  # fmt: skip
