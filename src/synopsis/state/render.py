@@ -21,7 +21,7 @@ from typing import Literal
 
 from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
-from synopsis.state._errors import is_aborted
+from synopsis.state._errors import is_aborted, states_failure
 from synopsis.state._progress import (
     REPORTED,
     REPORTED_END,
@@ -196,6 +196,8 @@ FACT_LABEL = "- fact: "
 
 REPORTED_LABEL = "- Reported: "
 """An assistant's statement of work it did, as Done lists it."""
+ERROR_NOTED_LABEL = "- Error noted: "
+"""An assistant's statement of an error it met, as Failed Approaches lists it."""
 
 
 def fact_line(text: str) -> str:
@@ -241,7 +243,9 @@ def render_state(
             replace(i, text=stale_note(i.text, stale))
             for i in items
             if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
-            or i.text.startswith((FACT_LABEL, REPORTED_LABEL))  # a statement keeps its other values
+            or i.text.startswith(
+                (FACT_LABEL, REPORTED_LABEL, ERROR_NOTED_LABEL)
+            )  # a statement keeps its other values
             or not states_stale_outside_code(i.text, stale)
         ]
     words = _focus_words(focus)
@@ -308,12 +312,23 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             if goal.outcome:
                 line += f" → {_report(goal.outcome, items=False)}"
             yield _Item(done, stale_note(line, stale), priority, order())
+        did = P_FINISHED if latest else P_OLD_FINISHED
+        if done_now and goal.reported and goal.outcome is not None and not is_pinned:
+            # a finished request and what was reported done for it: one dense line (the
+            # closing words only where the items do not already say them)
+            text = one_line(_short(goal.text) if index == 0 else goal.text)
+            items = _did(goal, latest)
+            head = one_line(clip(statement_words(goal.outcome), _OUTCOME_CHARS))
+            said = "" if normalize_ws(head.rstrip("…")) in normalize_ws(items) else f"{head}; "
+            line = f"- Finished: “{text}” → {said}did: {items}"
+            priority = max(did, P_FINISHED if id(goal) in recent else P_OLD_FINISHED)
+            yield _Item(done, stale_note(line, stale), priority, order())
+            continue
         if goal.reported and (done_now or index < len(goals) - 1):
             # what was reported done for a request no longer under way: its own line, as
             # long-lived as a finished request's outcome (a pinned goal's line stays whole;
             # this detail may go)
             line = f"- Reported done for “{clip(one_line(goal.text), 50)}”: {_did(goal, latest)}"
-            did = P_FINISHED if latest else P_OLD_FINISHED
             yield _Item(done, stale_note(line, stale), did, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
@@ -763,6 +778,12 @@ def _context_items(
             yield _Item(
                 done, REPORTED_LABEL + one_line(without_old_values(fact.text)), priority, order()
             )
+            continue
+        if layout != "branch" and fact.source == "assistant" and states_failure(fact.text):
+            # an error the assistant met is where the work ran into something
+            failed = "early_progress" if layout == "turn_prefix" else "failed"
+            line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
+            yield _Item(failed, line, priority, order())
             continue
         yield _Item(section, fact_line(fact.text), priority, order())
     # the values a correction put in place of others: only these are marked corrected (a
