@@ -1,10 +1,13 @@
-"""The assistant's report of its work, and the user's choices, in their own sections.
+"""The agent's report of its work, its plan, its failures and the user's choices, each in
+its own section.
 
 Histories written here in our own words, one per class of input that real transcripts
 showed standing in the wrong section (or nowhere): a report of work done in a language
 other than English or Chinese (so the request never counted as finished), an assistant's
 report with no request to file it under (it stood under Critical Context as a "fact"),
-and a user's choice in another language (it stood as a fact, not under Key Decisions).
+an error the assistant names in its own words (a "fact" too), a user's failure report
+or choice in another language, a todo list the agent wrote with a tool, and the report a
+sub-agent returned as a tool result.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from synopsis.state import extract_working_state
 from synopsis.state._choices import user_choices
+from synopsis.state._errors import user_reported_failure
 from synopsis.state._progress import is_finished, reported_done, states_done
 from synopsis.state.render import render_state
 from tests.state.builders import act, bash, by_section, call, result, say, user
@@ -133,3 +137,99 @@ def test_a_users_choice_in_italian_stands_under_key_decisions() -> None:
     ]
     sections = by_section(render_state(extract_working_state(messages)))
     assert "Opzione A, usiamo Mailpit nel docker compose." in sections["decisions"]
+
+
+# --- a failure in the user's words, in another language ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Non vedo niente nella casella, il codice non arriva.",
+        "El botón de guardar no funciona.",
+        "La page ne s'affiche pas après la connexion.",
+        "Loginnya masih error.",
+        "저장할 때 오류가 발생해.",
+    ],
+)
+def test_a_users_failure_report_in_another_language_is_one(said: str) -> None:
+    assert user_reported_failure(said) == said
+
+
+def test_a_users_italian_failure_report_stands_under_failed_approaches() -> None:
+    messages = [
+        user("Configura l'invio delle email di verifica con Mailpit."),
+        *bash("c1", "docker compose up -d mailpit", "Container mailpit Started"),
+        say("Ho aggiunto Mailpit al docker compose e riavviato il backend."),
+        user("Non vedo niente nella casella, il codice non arriva."),
+    ]
+    failed = by_section(render_state(extract_working_state(messages)))["failed"]
+    assert "Non vedo niente nella casella" in failed
+
+
+# --- an error the assistant names ----------------------------------------------------------
+
+
+def test_an_error_the_assistant_names_stands_under_failed_approaches() -> None:
+    messages = [
+        user("The sync job stopped importing invoices last night, can you look?"),
+        *bash("c1", "tail -5 logs/sync.log", "ECONNREFUSED 127.0.0.1:5432"),
+        say(
+            "The error `ECONNREFUSED 127.0.0.1:5432` in the sync log means the Postgres "
+            "container `db-main` is not running."
+        ),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "container `db-main` is not running" in sections["failed"]
+    assert "container `db-main` is not running" not in sections.get("critical", "")
+
+
+# --- a todo list the agent wrote -----------------------------------------------------------
+
+
+def test_a_todo_list_puts_its_finished_items_under_progress_and_the_rest_in_next_steps() -> None:
+    todos = [
+        {"content": "Port parse_date to Rust", "status": "completed"},
+        {"content": "Port format_span to Rust", "status": "in_progress"},
+        {"content": "Delete the Python date module", "status": "pending"},
+    ]
+    messages = [
+        user("Port the date helpers from Python to Rust."),
+        act(call("t1", "TodoWrite", todos=todos)),
+        result("t1", "TodoWrite", "Todos have been modified successfully."),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "Port parse_date to Rust" in sections["in_progress"]
+    assert "Port format_span to Rust" in sections["next"]
+    assert "Delete the Python date module" in sections["next"]
+
+
+def test_a_checklist_todo_list_is_read_by_its_boxes() -> None:
+    checklist = "[x] Fix the login toast\n[ ] Redirect guests to /login\n[-] Style the sidebar"
+    messages = [
+        user("Clean up the admin panel login flow."),
+        act(call("t1", "update_todo_list", todos=checklist)),
+        result("t1", "update_todo_list", "Todo list updated"),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "Fix the login toast" in sections["in_progress"]
+    assert "Redirect guests to /login" in sections["next"]
+    assert "Style the sidebar" in sections["next"]
+
+
+# --- a sub-agent's report ------------------------------------------------------------------
+
+
+def test_what_a_sub_agent_reports_it_did_is_progress_of_the_request() -> None:
+    report = (
+        "The task is complete. I have modified `rates.py`.\n\n**Changes:**\n"
+        "1. Added `retry(times=3, backoff=2.0)` around the HTTP call in `fetch_rates()`.\n"
+        "2. Added a test for the third attempt succeeding."
+    )
+    messages = [
+        user("Add retries to the exchange-rate client."),
+        act(call("s1", "task", description="Implement retries", prompt="Retry fetch_rates")),
+        result("s1", "task", report),
+    ]
+    sections = by_section(render_state(extract_working_state(messages)))
+    assert "Added `retry(times=3, backoff=2.0)`" in sections["in_progress"]

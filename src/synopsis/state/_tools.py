@@ -31,7 +31,7 @@ from synopsis.state._commands import (
 )
 from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._history import Rewrite, command_rewrite, commit_of
-from synopsis.state._text import cap, digest, sha256
+from synopsis.state._text import cap, digest, normalize_ws, sha256
 from synopsis.state.model import FileRecord, ToolCallRecord, ToolStatus, WorkingState
 
 MAX_OK_CALLS = 400
@@ -66,6 +66,47 @@ def canonical_tool(name: str, arguments: dict[str, Any] | None = None) -> str:
     if known in _FILE_TOOLS and arguments is not None and not _path_of(arguments):
         return name
     return known
+
+
+_SUBAGENT_TOOLS = frozenset({"task", "agent", "subagent", "dispatch_agent", "spawn_agent"})
+
+
+def is_subagent(name: str) -> bool:
+    """Whether a tool hands work to another agent (Claude Code's ``Task``, OpenCode's
+    ``task``): its result is that agent's report of what it did, read like the
+    assistant's own."""
+    return name.lower() in _SUBAGENT_TOOLS
+
+
+_TODO_DONE = frozenset({"completed", "complete", "done", "finished"})
+_TODO_OPEN = frozenset({"pending", "in_progress", "in-progress", "todo", "open", "active"})
+_CHECKBOX = re.compile(r"^\s*(?:[-*]\s*)?\[(?P<mark>[ xX~-])\]\s+(?P<item>\S.*?)\s*$", re.M)
+_TODO_TEXT_KEYS = ("content", "text", "title", "description", "task")
+
+
+def todo_list(arguments: Any) -> tuple[list[str], list[str]] | None:
+    """The items of a todo list a call writes (Claude Code's ``TodoWrite``, OpenCode's
+    ``todowrite``, Cursor's ``todo_write``, Kilo's ``update_todo_list``: a ``todos``
+    argument, a list of items with a status or a checklist of ``[x]`` / ``[ ]`` lines),
+    as (done, still open) in their order; None for a call that writes none. The agent's
+    plan says where the work stands, whatever the tool is called."""
+    todos = arguments.get("todos") if isinstance(arguments, dict) else None
+    done: list[str] = []
+    still: list[str] = []
+    if isinstance(todos, str):
+        for match in _CHECKBOX.finditer(todos):
+            (done if match["mark"] in "xX" else still).append(match["item"])
+    elif isinstance(todos, list):
+        for item in todos:
+            if not isinstance(item, dict):
+                continue
+            text = next((v for k in _TODO_TEXT_KEYS if isinstance(v := item.get(k), str)), "")
+            status = str(item.get("status", "")).lower()
+            if text.strip() and status in _TODO_DONE:
+                done.append(normalize_ws(text))
+            elif text.strip() and status in _TODO_OPEN:
+                still.append(normalize_ws(text))
+    return (done, still) if done or still else None
 
 
 def _path_of(arguments: dict[str, Any]) -> str | None:

@@ -36,7 +36,7 @@ from synopsis.state._text import (
     sentences,
     window,
 )
-from synopsis.state._tools import GIVEN_UP, ToolLedger, canonical_tool
+from synopsis.state._tools import GIVEN_UP, ToolLedger, canonical_tool, is_subagent, todo_list
 from synopsis.state._values import (
     NOT_FROM_ASSISTANT,
     ValueBook,
@@ -300,6 +300,8 @@ class _Builder:
             self._relied_on(None, self.relied.result(output, entry_id, tool))
             if record is not None:
                 self._history(self.tools.rewrite_of(record), record.outcome)
+                if is_subagent(record.name):  # another agent's report of its work
+                    self._reported(_progress.reported_done(output))
         elif role == "bashExecution":
             command = self.tools.shell(message, entry_id)
             if command:
@@ -427,14 +429,9 @@ class _Builder:
         the calls work on, which is the original request when it was asked again (it stays
         first in the list)."""
         request = self.tools.request
-        goals = reversed(self.goals.values())
-        current = next((g for g in goals if digest(g.text) == request), None)
+        current = self._reported(_progress.reported_done(text))
         if current is None or request is None:
             return
-        done = [d for d in _progress.reported_done(text) if d not in current.reported]
-        if done:
-            current = replace(current, reported=(*current.reported, *done)[-MAX_REPORTED:])
-            self.goals[current.text] = current
         if calls:
             if current.outcome is not None:
                 self.goals[current.text] = replace(current, outcome=None)
@@ -443,6 +440,32 @@ class _Builder:
             self.goals[current.text] = replace(current, outcome=outcome)
             if _progress.is_finished(outcome):
                 self.tools.close_request(request)
+
+    def _current_request(self) -> Goal | None:
+        """The request the calls work on (the original one when it was asked again)."""
+        request = self.tools.request
+        goals = reversed(self.goals.values())
+        return next((g for g in goals if digest(g.text) == request), None)
+
+    def _reported(self, done: Sequence[str]) -> Goal | None:
+        """Add what was reported done to the request under way; returns it as it is now."""
+        current = self._current_request()
+        if current is None or self.tools.request is None:
+            return None
+        new = [d for d in done if d not in current.reported]
+        if new:
+            current = replace(current, reported=(*current.reported, *new)[-MAX_REPORTED:])
+            self.goals[current.text] = current
+        return current
+
+    def _plan(self, done: list[str], still: list[str]) -> None:
+        """A todo list the agent wrote: its finished items are reported done for the
+        request under way, its open ones are what is still to do (the latest list is the
+        plan: it replaces the steps said before)."""
+        self._reported(done)
+        if still:
+            self.next_steps = _progress.merged_steps(still)[:MAX_NEXT_STEPS]
+            self.steps_request = self.tools.request
 
     def _statements(self, text: str, low: str, entry_id: str | None, rules: bool = True) -> None:
         """Classify each typed sentence; keep rules as whole statements and facts verbatim;
@@ -736,6 +759,8 @@ class _Builder:
             return  # the turn broke off: its tool calls were never run
         self._request_step(text, any(True for _ in tool_calls(message)))
         for index, call in enumerate(tool_calls(message)):
+            if (plan := todo_list(call.get("arguments"))) is not None:
+                self._plan(*plan)
             for argument in self.tools.call(call, entry_id, index):
                 argument = attribution.without_signatures(argument)
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
