@@ -90,7 +90,27 @@ def reported_failure(text: str) -> str | None:
     return _reported_failures(text)
 
 
+_RESULT_HEADER = re.compile(r"^\[[\w.-]+ for [^\n]*\] Result:\s*$")
+"""A harness' header over a tool's result (Cline's ``[replace_in_file for 'x'] Result:``)."""
+_OPENS_WITH_FAILURE = re.compile(
+    r"(?:Failed to|Unable to|Could not|Couldn't|Cannot|Can't) [a-z]+\b|"
+    r"(?:The )?[Uu]ser (?:denied|rejected|declined) (?:this|the) (?:operation|request|tool call)"
+)
+"""A tool's message that opens by saying it failed ("Failed to edit, 0 occurrences found
+…", "The user denied this operation."): its own verdict, whatever the flag says."""
+
+
+def _opens_with_failure(text: str) -> bool:
+    lines = [line for line in text[:_HEAD_CHARS].splitlines() if line.strip()][:2]
+    if lines and _RESULT_HEADER.match(lines[0]):
+        lines = lines[1:]
+    return bool(lines) and _OPENS_WITH_FAILURE.match(lines[0].strip()) is not None
+
+
 def _reported_failure(text: str) -> str | None:
+    if _opens_with_failure(text):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return next(line for line in lines if not _RESULT_HEADER.match(line))
     if (
         json_error(text)
         or (_holds_any(text, _RUNNER_NEEDLES) and _runner_failed(text))
