@@ -16,7 +16,7 @@ import pytest
 
 from synopsis.state import extract_working_state
 from synopsis.state._choices import user_choices
-from synopsis.state._errors import user_reported_failure
+from synopsis.state._errors import reported_failure, user_reported_failure
 from synopsis.state._progress import is_finished, reported_done, states_done
 from synopsis.state.render import render_state
 from tests.state.builders import act, bash, by_section, call, result, say, user
@@ -233,3 +233,71 @@ def test_what_a_sub_agent_reports_it_did_is_progress_of_the_request() -> None:
     ]
     sections = by_section(render_state(extract_working_state(messages)))
     assert "Added `retry(times=3, backoff=2.0)`" in sections["in_progress"]
+
+
+# --- a tool's own verdict that it failed ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("output", "line"),
+    [
+        (
+            "Failed to edit, 0 occurrences found for old_string in app/view.html.",
+            "Failed to edit, 0 occurrences found for old_string in app/view.html.",
+        ),
+        (
+            "[write_to_file for 'config/.env'] Result:\nThe user denied this operation.",
+            "The user denied this operation.",
+        ),
+    ],
+)
+def test_a_tool_result_that_opens_with_its_failure_reports_it(output: str, line: str) -> None:
+    assert reported_failure(output) == line
+
+
+def test_a_failure_word_further_down_a_successful_output_is_no_verdict() -> None:
+    assert reported_failure("Build finished in 2.1s\nFailed to load optional plugin") is None
+
+
+# --- dense Done lines ----------------------------------------------------------------------
+
+
+def test_a_reports_labels_are_not_items_of_what_was_done() -> None:
+    report = "I've updated the retry logic.\n\n**Changes:**\n- Added a backoff of 2 s\n"
+    done = reported_done(report)
+    assert "Added a backoff of 2 s" in done
+    assert not any(item.strip("*").endswith(":") for item in done)
+
+
+def test_a_finished_requests_report_is_said_once() -> None:
+    messages = [
+        user("Rename the `legacy` flag to `compat` in the settings loader."),
+        *bash("c1", "pytest tests/test_settings.py", "5 passed in 0.2s"),
+        say(
+            "Done. I've renamed the flag.\n\n"
+            "- Renamed `legacy` to `compat` in `settings.py`\n"
+            "- Updated the two tests that set it"
+        ),
+    ]
+    done = by_section(render_state(extract_working_state(messages)))["done"]
+    assert done.count("Renamed `legacy` to `compat`") == 1
+    assert "- Finished: “Rename the `legacy` flag" in done
+
+
+def test_a_middle_request_finished_with_a_report_is_one_line() -> None:
+    messages = [user("Set up the project skeleton."), say("Done, I've created the skeleton.")]
+    messages += [
+        user("Rename the `legacy` flag to `compat` in the settings loader."),
+        say("Done. I've renamed the flag.\n\n- Renamed `legacy` to `compat` in `settings.py`"),
+    ]
+    later = (
+        "Please add a changelog entry for the rename.",
+        "Write a README section about the compat flag.",
+        "Add a CI job that runs the settings tests.",
+    )
+    for step in later:
+        messages += [user(step), say("Done, I've updated it.")]
+    done = by_section(render_state(extract_working_state(messages)))["done"]
+    lines = [line for line in done.splitlines() if "Renamed `legacy` to `compat`" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("- Finished: “Rename the `legacy` flag")

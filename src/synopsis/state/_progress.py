@@ -355,7 +355,10 @@ def reported_done(text: str) -> list[str]:
         if match is not None:  # an item, verbatim but for its list mark
             item = normalize_ws(match.group("item") or match.group("bold") or "")
             nested = len(raw) - len(raw.lstrip()) >= 2 and not raw.lstrip().startswith("#")
-            # a sub-item is detail of its item, unless it states something done itself
+            # a sub-item is detail of its item, unless it states something done itself;
+            # a label that only introduces what follows ("**Changes:**") reports nothing
+            if is_label(item):
+                continue
             if len(item) >= 6 and ((listed_done and not nested) or states_done(item)):
                 found.append(clip(item, MAX_REPORTED_ITEM))
             continue
@@ -364,6 +367,15 @@ def reported_done(text: str) -> list[str]:
             if len(sentence) >= 12 and states_done(sentence):
                 found.append(clip(normalize_ws(sentence), MAX_REPORTED_ITEM))
     return list(dict.fromkeys(found))[:MAX_REPORTED_PER_MESSAGE]
+
+
+_LABEL = re.compile(r"^[^\w`]*(?:[^\W\d][^\n:：`\d]{0,40})[:：]\W*$")
+
+
+def is_label(item: str) -> bool:
+    """Whether a report's item only introduces the ones after it ("**Changes:**", "Code
+    Change:", "생성된 파일:"): a few words ending in a colon, naming no value."""
+    return bool(_LABEL.match(item.replace("*", "").strip()))
 
 
 _OTHER_WAY = re.compile(

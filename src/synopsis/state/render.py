@@ -318,9 +318,8 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             # closing words only where the items do not already say them)
             text = one_line(_short(goal.text) if index == 0 else goal.text)
             items = _did(goal, latest)
-            head = one_line(clip(statement_words(goal.outcome), _OUTCOME_CHARS))
-            said = "" if normalize_ws(head.rstrip("…")) in normalize_ws(items) else f"{head}; "
-            line = f"- Finished: “{text}” → {said}did: {items}"
+            said = _unsaid_head(goal.outcome, items)
+            line = f"- Finished: “{text}” → {said}{'; ' if said else ''}did: {items}"
             priority = max(did, P_FINISHED if id(goal) in recent else P_OLD_FINISHED)
             yield _Item(done, stale_note(line, stale), priority, order())
             continue
@@ -328,8 +327,11 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             # what was reported done for a request no longer under way: its own line, as
             # long-lived as a finished request's outcome (a pinned goal's line stays whole;
             # this detail may go)
-            line = f"- Reported done for “{clip(one_line(goal.text), 50)}”: {_did(goal, latest)}"
-            yield _Item(done, stale_note(line, stale), did, order())
+            # (what the finished request's own line says already is not said again)
+            head = _report(goal.outcome, items=False) if done_now and goal.outcome else ""
+            if items := _did(goal, latest, said=head):
+                line = f"- Reported done for “{clip(one_line(goal.text), 50)}”: {items}"
+                yield _Item(done, stale_note(line, stale), did, order())
         if done_now and goal.outcome is not None:
             text = one_line(_short(goal.text) if index == 0 else goal.text)
             report = _report(goal.outcome, items=id(goal) in recent and not goal.reported)
@@ -391,15 +393,31 @@ def _report(outcome: str, *, items: bool) -> str:
     return f"{head}; did: {one_line(outcome[start + len(REPORTED) : end])}"
 
 
+def _unsaid_head(outcome: str, items: str) -> str:
+    """A closing statement's opening words, capped — empty when the reported items
+    already say them (the report's first sentence is usually its first item)."""
+    head = one_line(clip(statement_words(outcome), _OUTCOME_CHARS))
+    return "" if _said_in(head.rstrip("…"), items) else head
+
+
+def _said_in(text: str, other: str) -> bool:
+    """Whether ``other`` already says ``text``: each of its words and numbers stands in it."""
+    return set(_WORD.findall(text.lower())) <= set(_WORD.findall(other.lower()))
+
+
+_WORD = re.compile(r"[^\W_]{3,}|\d+")
+
+
 _DID_ITEMS = 8
 _DID_ITEMS_OLD = 4
 _DID_CHARS = 900
 
 
-def _did(goal: Goal, latest: bool) -> str:
+def _did(goal: Goal, latest: bool, said: str = "") -> str:
     """What the assistant reported done for ``goal``, its latest items (fewer for an old
-    request), each verbatim, the line capped."""
-    items = goal.reported[-(_DID_ITEMS if latest else _DID_ITEMS_OLD) :]
+    request), each verbatim, the line capped; without those ``said`` already says."""
+    items = [i for i in goal.reported if not (said and _said_in(i, said))]
+    items = items[-(_DID_ITEMS if latest else _DID_ITEMS_OLD) :]
     return clip(one_line("; ".join(items)), _DID_CHARS if latest else _DID_CHARS // 2)
 
 
