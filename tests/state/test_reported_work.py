@@ -187,34 +187,31 @@ def test_an_error_the_assistant_names_stands_under_failed_approaches() -> None:
 # --- a todo list the agent wrote -----------------------------------------------------------
 
 
-def test_a_todo_list_puts_its_finished_items_under_progress_and_the_rest_in_next_steps() -> None:
-    todos = [
-        {"content": "Port parse_date to Rust", "status": "completed"},
-        {"content": "Port format_span to Rust", "status": "in_progress"},
-        {"content": "Delete the Python date module", "status": "pending"},
-    ]
+_TODOS = [
+    {"content": "Port parse_date to Rust", "status": "completed"},
+    {"content": "Port format_span to Rust", "status": "in_progress"},
+    {"content": "Delete the Python date module", "status": "pending"},
+]
+_CHECKLIST = (
+    "[x] Port parse_date to Rust\n[-] Port format_span to Rust\n[ ] Delete the Python date module"
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "todos"), [("TodoWrite", _TODOS), ("update_todo_list", _CHECKLIST)]
+)
+def test_a_todo_list_puts_its_finished_items_under_progress_and_the_rest_in_next_steps(
+    tool: str, todos: object
+) -> None:
     messages = [
         user("Port the date helpers from Python to Rust."),
-        act(call("t1", "TodoWrite", todos=todos)),
-        result("t1", "TodoWrite", "Todos have been modified successfully."),
+        act(call("t1", tool, todos=todos)),
+        result("t1", tool, "Todo list updated."),
     ]
     sections = by_section(render_state(extract_working_state(messages)))
     assert "Port parse_date to Rust" in sections["in_progress"]
     assert "Port format_span to Rust" in sections["next"]
     assert "Delete the Python date module" in sections["next"]
-
-
-def test_a_checklist_todo_list_is_read_by_its_boxes() -> None:
-    checklist = "[x] Fix the login toast\n[ ] Redirect guests to /login\n[-] Style the sidebar"
-    messages = [
-        user("Clean up the admin panel login flow."),
-        act(call("t1", "update_todo_list", todos=checklist)),
-        result("t1", "update_todo_list", "Todo list updated"),
-    ]
-    sections = by_section(render_state(extract_working_state(messages)))
-    assert "Fix the login toast" in sections["in_progress"]
-    assert "Redirect guests to /login" in sections["next"]
-    assert "Style the sidebar" in sections["next"]
 
 
 # --- a sub-agent's report ------------------------------------------------------------------

@@ -198,6 +198,7 @@ REPORTED_LABEL = "- Reported: "
 """An assistant's statement of work it did, as Done lists it."""
 ERROR_NOTED_LABEL = "- Error noted: "
 """An assistant's statement of an error it met, as Failed Approaches lists it."""
+_STATEMENT_LABELS = (FACT_LABEL, REPORTED_LABEL, ERROR_NOTED_LABEL)
 
 
 def fact_line(text: str) -> str:
@@ -243,9 +244,7 @@ def render_state(
             replace(i, text=stale_note(i.text, stale))
             for i in items
             if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
-            or i.text.startswith(
-                (FACT_LABEL, REPORTED_LABEL, ERROR_NOTED_LABEL)
-            )  # a statement keeps its other values
+            or i.text.startswith(_STATEMENT_LABELS)  # a statement keeps its other values
             or not states_stale_outside_code(i.text, stale)
         ]
     words = _focus_words(focus)
