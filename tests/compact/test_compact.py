@@ -251,3 +251,46 @@ def test_the_embedded_summarizer_is_never_given_a_full_pass() -> None:
         assert preparation.previous_summary is not None  # an update of the checkpoint
     result, _ = asyncio.run(compact_session(session, None, settings))
     assert not result.full_pass
+
+
+class FromState(Recorder):
+    """A summarizer whose checkpoint is written from the working state (as the embedded
+    one's is): its history text is long, a turn part short."""
+
+    derives_from_state = True
+
+    async def summarize(self, request: SummaryRequest) -> SummaryResult:
+        self.requests.append(request)
+        if request.kind is SummaryKind.TURN_PREFIX:
+            return SummaryResult("<turn part>")
+        return SummaryResult("h" * min(4 * request.max_tokens, 3000))
+
+
+def test_a_history_written_from_the_state_is_written_again_within_what_a_turn_leaves() -> None:
+    """Nothing new before a split turn: the previous checkpoint would be the history part
+    as it stands; when it and the turn's part pass the cap together, a summarizer that
+    writes from the state is asked for the history again, within what the turn leaves,
+    rather than the text being cut line by line."""
+    session = Session()
+    build_session(session, turns=3)
+
+    def steps(first: int, last: int) -> None:
+        for n in range(first, last):
+            calling = _assistant(f"step {n}", [(f"y{n}", "bash", {"command": "ls"})])
+            session.append_message(calling)
+            session.append_message(_result(f"y{n}", "o" * 3000))
+
+    session.append_message(_user("one more long request"))
+    steps(0, 1)  # the first compaction keeps this turn whole: its cut is where it starts
+    settings = CompactionSettings(keep_recent_tokens=760)  # about the turn so far
+    asyncio.run(compact_session(session, FromState(), settings))
+    steps(1, 10)  # the turn goes on: the next cut falls inside it, nothing before it
+    preparation = prepare_compaction(session.path(), CompactionSettings(keep_recent_tokens=2000))
+    assert preparation is not None and preparation.is_split_turn
+    assert not preparation.messages_to_summarize
+    second = FromState()
+    result = asyncio.run(compact(preparation, second, summary_max_tokens=300, guard=False))
+    history = [r for r in second.requests if r.kind is not SummaryKind.TURN_PREFIX]
+    assert history and not history[0].messages
+    assert history[0].previous_summary == preparation.previous_summary
+    assert len(result.summary) <= 300 * 4

@@ -259,6 +259,17 @@ async def compact(
             if room is not None:  # nothing new before the turn: its part gets the cap
                 prefix_limit = max(prefix_limit, left_by(history))
             turn = await prefix_summary(prefix_limit)
+            if (
+                previous
+                and room is not None
+                and not drifts(summarizer)
+                and left_by(turn) < (_summary_tokens(previous))
+            ):
+                # the previous checkpoint and the turn's part pass the cap together: written
+                # from the state, the history is ranked again within what the turn leaves,
+                # rather than cut line by line as text
+                history_limit = max(1, left_by(turn))
+                history = await history_summary()
         elif room is not None and not drifts(summarizer):
             # Written from the state, fast and offline: each part gets what the other
             # leaves of the cap rather than a fixed share, so a short part wastes none of
