@@ -241,7 +241,10 @@ def guard_summary(
         )
 
     stale_changes: list[GuardChange] = []
-    marked = _mark_stale("\n".join(lines) + split_part, current, stale_changes)
+    unmarked = "\n".join(lines) + split_part
+    marked = _mark_stale(unmarked, current, stale_changes)
+    if marked.count("\n") < unmarked.count("\n"):  # a section may have lost its last line
+        marked = without_empty_sections(marked)
     if max_chars is not None:
         marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned_facts(state)])
     return GuardResult(marked + tail, tuple(restored), tuple(stale_changes), tuple(dropped))

@@ -96,6 +96,9 @@ P_OPEN_STEP = P_BLOCKED
 agent continues from (seed 001), so it outlasts the values when the hard cap bites,
 like an open failure."""
 P_PINNED_GOAL = 11
+P_ORIGINAL_REQUEST = 12
+"""The first request states what the whole session is for: when the cap leaves room for
+one request only, it is the one kept (the guard keeps the first Goal line too)."""
 
 _CONTEXT_CHARS = 120
 _EARLIER_FAILURE = "- Earlier failure (resolved later): "
@@ -109,6 +112,9 @@ class _Item:
     text: str
     priority: int
     order: int
+    group: str | None = None
+    """The entry a fact line was said in: under a hard cap the facts of one entry that
+    stay are listed on one line (:func:`_layout_text`)."""
 
 
 _REPORTED_KEEP_KINDS = frozenset({"sha", "commit", "id", "ticket", "issue"})
@@ -192,6 +198,8 @@ def identifier_line(identifier: Identifier, stale: Iterable[str]) -> str:
 
 
 FACT_LABEL = "- fact: "
+_FACT_JOIN = "; "
+"""Between the facts of one entry listed on one line (under a hard cap)."""
 
 
 REPORTED_LABEL = "- Reported: "
@@ -305,9 +313,10 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         if index == 0 or (not done_now and index == len(goals) - 1):
             # Goal: the original request and the current one, in the user's words
             line = f"- {one_line(goal.text)}"
-            yield _Item(goal_section, stale_note(line, stale), priority, order())
+            first = P_ORIGINAL_REQUEST if index == 0 else priority
+            yield _Item(goal_section, stale_note(line, stale), first, order())
         elif not done_now:  # asked, never reported done, and a later request came
-            line = f"- Earlier request, not reported done: “{one_line(goal.text)}”"
+            line = f"{_EARLIER_REQUEST}“{one_line(goal.text)}”"
             if goal.outcome:
                 line += f" → {_report(goal.outcome, items=False)}"
             yield _Item(done, stale_note(line, stale), priority, order())
@@ -802,7 +811,7 @@ def _context_items(
             line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(failed, line, priority, order())
             continue
-        yield _Item(section, fact_line(fact.text), priority, order())
+        yield _Item(section, fact_line(fact.text), priority, order(), fact.entry_id)
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)
     replacing = {i.superseded_by for i in state.identifiers if i.superseded_by}
@@ -1094,13 +1103,23 @@ def _after_original(prior: list[_Item], items: list[_Item]) -> list[_Item]:
 
 def _not_a_request(text: str, state: WorkingState) -> bool:
     """Whether a prior Goal line (a split turn's "Original Request" among them) is no
-    request to list again: an answer to the assistant, the next routine step, or the
-    words of a rule or a choice the state holds — those stand in their own sections."""
+    request to list again: an answer to the assistant, the next routine step, or the words
+    of a rule or a choice the state holds — those stand in their own sections. When the
+    state has requests of its own, the words of a statement it holds as a fact and not
+    as a request (the names the user gave when asked, which opened a split turn) are
+    that fact: listed first in Goal they would pass for the original request and, under
+    a cap, push the real one out. A line of one of the state's own requests is listed
+    from the state, where that request now stands (an earlier one under Done)."""
     said = normalize_ws(text)
     if is_reply(said) or is_follow_up(said):
         return True
+    asked = {normalize_ws(stale_note(g.text, state.superseded_values())) for g in state.goals}
+    if said in asked:
+        return True  # a request of the state's: listed from it, where it now stands
     held = [c.text for c in state.current_constraints()]
     held += [d.text for d in state.decisions if d.source == "user"]
+    if asked:
+        held += [f.text for f in state.current_facts() if f.source == "user"]
     return any(said in normalize_ws(other) for other in held)
 
 
@@ -1224,7 +1243,7 @@ def _fit(
     total = len(_layout_text(items, layout))
     if total <= max_chars:
         return items
-    items = _said_once(items)
+    items = _said_once(items, terse=terse)
     if terse:
         items = [replace(item, text=_terse_line(item.text)) for item in items]
     elif keep is not None:  # the detail of what the target binds goes before it does
@@ -1381,17 +1400,24 @@ def said_short(text: str) -> str | None:
     return None
 
 
-def _said_once(items: list[_Item]) -> list[_Item]:
+def _said_once(items: list[_Item], *, terse: bool = False) -> list[_Item]:
     """``items`` without the lines whose words another line of at least their priority
     holds (a fact its rule states); "Working on: “…”" under a goal of the same words says
-    only that the goal is the one under way."""
-    cores = [_core(item.text) for item in items]
+    only that the goal is the one under way. With ``terse`` (a hard cap) a choice is
+    checked too: one whose words a rule or a request states in full, or a longer line
+    of the same choice (with the proposal it accepted), is said there."""
+    own = _OWN_SECTION - {"decisions"} if terse else _OWN_SECTION
+    # under a cap a choice is its own words; the proposal it answered is detail
+    cores = [
+        _core(_shorter(item.text) if terse and item.section == "decisions" else item.text)
+        for item in items
+    ]
     checked = [
         index
         for index, item in enumerate(items)
         if len(cores[index]) >= _MIN_SAID_ONCE
         and item.text.lstrip().startswith("- ")
-        and item.section not in _OWN_SECTION
+        and item.section not in own
     ]
     # A line that holds a core holds its first _MIN_SAID_ONCE characters: the lines holding
     # each such opening are found in one pass over every line (not every line per line).
@@ -1430,12 +1456,40 @@ def _said_once(items: list[_Item]) -> list[_Item]:
 
 def _terse_line(text: str) -> str:
     """A line without what the state keeps anyway: a rule's entry id, a value's quote, the
-    tail of a long call target (the call's outcome or error is what the line says)."""
+    tail of a long call target (the call's outcome or error is what the line says), what
+    was last said about an earlier request left unfinished (that it was asked and left
+    is the substance); a fact in its dense form (:func:`dense_fact`)."""
     text = _QUOTED.sub("", _ENTRY_SUFFIX.sub("", text))
+    if text.startswith(_EARLIER_REQUEST):
+        return _REPORT_AFTER.sub("”", text)
+    if text.startswith(FACT_LABEL):
+        return FACT_LABEL + dense_fact(text[len(FACT_LABEL) :])
     return _LONG_TARGET.sub(lambda m: f"`{m.group(1)[:_TERSE_TARGET].rstrip()}…`", text)
 
 
+_JSON_MEMBER = re.compile(r'^"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>.*?)\s*,?$')
+_JSON_STRING = re.compile(r'^"(?P<text>[^"]*)",?$')
+_RUNS = re.compile(r"[ \t]{2,}")
+
+
+def dense_fact(text: str) -> str:
+    """A fact as few characters say it, every word and value kept: the columns of a
+    table row or a log line closed up (``orders    | 412 GB`` → ``orders | 412 GB``) and
+    a line of JSON read as what it states (``"member_id": "XGH-4410",`` → ``member_id:
+    XGH-4410``) — its quotes and trailing comma are syntax, not content."""
+    text = _RUNS.sub(" ", text.strip())
+    member = _JSON_MEMBER.match(text)
+    if member is not None:
+        value = member["value"]
+        string = _JSON_STRING.match(value)
+        return f"{member['key']}: {string['text'] if string else value}"
+    string = _JSON_STRING.match(text)
+    return string["text"] if string and string["text"].strip() else text
+
+
 _QUOTED = re.compile(r" — “[^”\n]*”$")
+_EARLIER_REQUEST = "- Earlier request, not reported done: "
+_REPORT_AFTER = re.compile(r"” → .*$")
 _TERSE_TARGET = 48
 _LONG_TARGET = re.compile(rf"`([^`\n]{{{_TERSE_TARGET + 12},}})`")
 
@@ -1468,9 +1522,19 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
     headings of empty sections rather than saying "(none)" under each."""
     remap = _REMAP[layout]
     by_section: dict[str, list[str]] = {}
+    last_group: dict[str, str | None] = {}
     for item in items:
         # every field is one line whatever produced it: content opens no section
-        by_section.setdefault(remap.get(item.section, item.section), []).append(one_line(item.text))
+        section = remap.get(item.section, item.section)
+        lines = by_section.setdefault(section, [])
+        line = one_line(item.text)
+        fact = line.startswith(FACT_LABEL)
+        if bare and fact and item.group is not None and last_group.get(section) == item.group:
+            # over a hard cap the facts one entry stated share a line: one label for all
+            lines[-1] += _FACT_JOIN + line[len(FACT_LABEL) :]
+        else:
+            lines.append(line)
+        last_group[section] = item.group if fact else None
     parts: list[str] = []
     for section in _LAYOUTS[layout]:
         subsections = ("done", "in_progress", "blocked", "failed")
