@@ -185,3 +185,23 @@ def test_a_section_whose_only_line_states_a_replaced_value_goes_whole() -> None:
     assert "$800" not in text
     assert "## Key Decisions" not in text
     assert "five hundred dollars" in text
+
+
+def test_a_prior_dense_line_of_facts_the_state_states_again_is_not_repeated() -> None:
+    messages = [
+        user("Ship the spare parts to the Tartu depot."),
+        act(call("q1", "quote_shipping", depot="Tartu")),
+        result("q1", "quote_shipping", '{\n  "carrier": "Baltic Haul",\n  "pallets": 3\n}'),
+        say("Baltic Haul can take 3 pallets this week. Shall I book it?"),
+    ]
+    state = extract_working_state(messages)
+    facts = [f.text for f in state.current_facts()]
+    assert '"carrier": "Baltic Haul",' in facts
+    # a capped previous checkpoint listed the two facts of its entry on one dense line
+    joined = "carrier: Baltic Haul; Baltic Haul can take 3 pallets this week."
+    text = render_state(state, previous_summary=f"## Critical Context\n- fact: {joined}\n")
+    assert joined not in text
+    assert '- fact: "carrier": "Baltic Haul",' in text
+    # a prior fact line the state does not state again is kept
+    other = "## Critical Context\n- fact: carrier: Baltic Haul; the depot closes at 17:00\n"
+    assert "the depot closes at 17:00" in render_state(state, previous_summary=other)

@@ -1028,6 +1028,7 @@ def _merge_previous(
     """Prior items first (older), then the new ones, without repeats or corrected values."""
     body, _ = split_tail(previous)
     seen = {_key(item.text) for item in items}
+    stated = {_key(_terse_line(item.text)) for item in items if item.text.startswith(FACT_LABEL)}
     done_targets = [r.target for r in state.tool_calls if r.status == "ok" and len(r.target) >= 3]
     done_keys = {resolution_key(r.name, r.target) for r in state.tool_calls if r.status == "ok"}
     # the calls the state still holds are listed from it (grouped): their old lines go
@@ -1059,6 +1060,7 @@ def _merge_previous(
                 or _RULE_LINE.match(text)
                 or _placeholder_line(text)
                 or _restated(text, values, paths)
+                or _facts_restated(text, stated)
                 or normalize_ws(item_text(text)) in retired
                 or any(contains_value(text, v) for v in stale)
             ):
@@ -1159,6 +1161,15 @@ def _restated(text: str, values: set[str], paths: set[str]) -> bool:
         return True
     match = _FILE_LINE.match(text)
     return bool(match and match.group("path") in paths)
+
+
+def _facts_restated(text: str, stated: set[str]) -> bool:
+    """A prior fact line (in its dense form, or the facts of one entry on one line, as a
+    hard cap writes them) whose every fact a new fact line states again."""
+    if not text.startswith(FACT_LABEL):
+        return False
+    parts = text[len(FACT_LABEL) :].split(_FACT_JOIN)
+    return all(_key(FACT_LABEL + dense_fact(part)) in stated for part in parts)
 
 
 def _as_item(text: str) -> str:
