@@ -201,7 +201,39 @@ def test_a_prior_dense_line_of_facts_the_state_states_again_is_not_repeated() ->
     joined = "carrier: Baltic Haul; Baltic Haul can take 3 pallets this week."
     text = render_state(state, previous_summary=f"## Critical Context\n- fact: {joined}\n")
     assert joined not in text
-    assert '- fact: "carrier": "Baltic Haul",' in text
+    assert '- fact: "carrier": "Baltic Haul",' in text  # within the size: verbatim
     # a prior fact line the state does not state again is kept
     other = "## Critical Context\n- fact: carrier: Baltic Haul; the depot closes at 17:00\n"
     assert "the depot closes at 17:00" in render_state(state, previous_summary=other)
+
+
+def _offsite_with_prior(prior_request: str) -> tuple[object, str]:
+    state = extract_working_state(_requests()[:1])
+    previous = f"## Goal\n- {prior_request}\n\n## Critical Context\n- fact: twelve people\n"
+    return state, previous
+
+
+def test_a_prior_request_the_state_does_not_hold_comes_after_the_original_one() -> None:
+    state, previous = _offsite_with_prior("Also ask whether the venue has a projector.")
+    goals = _section(render_state(state, previous_summary=previous), "goal")  # type: ignore[arg-type]
+    assert goals == [
+        "- Plan the team offsite in Lisbon for the second week of May, twelve people.",
+        "- Also ask whether the venue has a projector.",
+    ]
+
+
+def test_under_a_cap_a_prior_request_the_state_does_not_hold_goes_before_its_facts() -> None:
+    messages = [
+        *_requests()[:1],
+        act(call("v1", "find_venues", city="Lisbon")),
+        result("v1", "find_venues", '{\n  "venue": "Casa Azul",\n  "capacity": 14\n}'),
+        say("Casa Azul fits twelve. Shall I hold it?"),
+    ]
+    state = extract_working_state(messages)
+    previous = "## Goal\n- Also ask whether the venue has a projector.\n"
+    whole = render_state(state, previous_summary=previous)
+    assert "projector" in whole and "Casa Azul" in whole
+    for cap in range(30, 60, 2):
+        text = render_state(state, previous_summary=previous, max_tokens=cap)
+        if "projector" in text:
+            assert "Casa Azul" in text, cap  # the state's fact outlasted the unbacked line

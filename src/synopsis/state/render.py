@@ -115,6 +115,10 @@ class _Item:
     group: str | None = None
     """The entry a fact line was said in: under a hard cap the facts of one entry that
     stay are listed on one line (:func:`_layout_text`)."""
+    unbacked: bool = False
+    """A previous checkpoint's request that the state does not hold as one: kept as long
+    as a request within the size target, but under a hard cap it goes before what the
+    state holds (the state is what the checkpoint is trusted for)."""
 
 
 _REPORTED_KEEP_KINDS = frozenset({"sha", "commit", "id", "ticket", "issue"})
@@ -1088,19 +1092,22 @@ def _merge_previous(
                 target_priority = P_PINNED_GOAL
             elif text.startswith(_EARLIER_FAILURE):
                 target_priority = P_RESOLVED
-            prior.append(_Item(target_section, _as_item(text), target_priority, order()))
-    return _after_original(prior, items)
+            unbacked = section == "goal" and bool(state.goals)  # the state's own are skipped
+            item = _Item(target_section, _as_item(text), target_priority, order())
+            prior.append(replace(item, unbacked=unbacked))
+    return _after_the_first_request(prior, items)
 
 
-def _after_original(prior: list[_Item], items: list[_Item]) -> list[_Item]:
-    """Prior items first (older), then the new ones — but in Goal the original request
-    (the state's first goal) stays first, the prior requests after it."""
-    first = next((n for n, item in enumerate(items) if item.section == "goal"), None)
-    asked = [item for item in prior if item.section == "goal"]
-    if first is None or not asked:
+def _after_the_first_request(prior: list[_Item], items: list[_Item]) -> list[_Item]:
+    """``prior + items`` with the prior Goal lines after the state's first request: Goal
+    opens with the original request, whatever a previous checkpoint listed first (a split
+    turn's "Original Request" that was an answer to the assistant)."""
+    goals = [item for item in prior if item.section == "goal"]
+    at = next((i + 1 for i, item in enumerate(items) if item.section == "goal"), None)
+    if not goals or at is None:
         return prior + items
     rest = [item for item in prior if item.section != "goal"]
-    return [*rest, *items[: first + 1], *asked, *items[first + 1 :]]
+    return rest + items[:at] + goals + items[at:]
 
 
 def _not_a_request(text: str, state: WorkingState) -> bool:
@@ -1268,7 +1275,8 @@ def _fit(
         lowered = item.text.lower()
         focused = 1 if focus and any(word in lowered for word in focus) else 0
         chosen = 1 if item.text.startswith(_USER_CHOSE) else 0  # the user's go last
-        return (1 if guarded(item) else 0, item.priority, chosen, focused, item.order)
+        priority = P_GOAL if terse and item.unbacked else item.priority
+        return (1 if guarded(item) else 0, priority, chosen, focused, item.order)
 
     def droppable(item: _Item) -> bool:
         return item.priority < NEVER if keep is None else not keep(item)
@@ -1538,7 +1546,7 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
         # every field is one line whatever produced it: content opens no section
         section = remap.get(item.section, item.section)
         lines = by_section.setdefault(section, [])
-        line = one_line(item.text)
+        line = one_line(item.text).rstrip()  # (a trailing space would be cut at the end only)
         fact = line.startswith(FACT_LABEL)
         if bare and fact and item.group is not None and last_group.get(section) == item.group:
             # over a hard cap the facts one entry stated share a line: one label for all
