@@ -237,3 +237,28 @@ def test_under_a_cap_a_prior_request_the_state_does_not_hold_goes_before_its_fac
         text = render_state(state, previous_summary=previous, max_tokens=cap)
         if "projector" in text:
             assert "Casa Azul" in text, cap  # the state's fact outlasted the unbacked line
+
+
+def test_a_failed_attempt_keeps_its_command_a_closed_code_span_and_a_cap_shortens_it() -> None:
+    command = (
+        "psql -h reports-replica-3.db.internal -U ops -d reports -c "
+        '"GRANT SELECT ON ALL TABLES IN SCHEMA finance TO auditor_ro"'
+    )
+    messages = [
+        user("Give the auditor read access to the finance schema."),
+        *[
+            act(call("g1", "bash", command=command)),
+            result(
+                "g1", "bash", "ERROR:  cannot execute GRANT in a read-only transaction", error=True
+            ),
+        ],
+        act(call("g2", "bash", command=command.replace("replica-3", "primary-1"))),
+        result("g2", "bash", "GRANT"),
+        say("Granted on the primary; the replica is read-only."),
+    ]
+    state = extract_working_state(messages)
+    tried = [i for i in _section(render_state(state), "failed") if i.startswith("- Tried bash")]
+    assert tried and tried[0].count("`") == 2  # the cut command still closes its span
+    terse = _terse_line(tried[0])
+    assert len(terse) < len(tried[0])
+    assert terse.endswith("read-only transaction; got past it later")

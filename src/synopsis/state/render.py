@@ -440,11 +440,16 @@ def _short(text: str) -> str:
 _CD_PREFIX = re.compile(r"^cd \S+ && ")
 
 
-def _command_label(record: ToolCallRecord) -> str:
-    """A call as Done lists it: a command without the ``cd dir &&`` it started with."""
+def _command_label(record: ToolCallRecord, limit: int | None = None) -> str:
+    """A call as Done lists it: a command without the ``cd dir &&`` it started with, cut
+    to ``limit`` characters inside its code span (which stays closed, so a hard cap can
+    shorten it further)."""
     if not record.target:
         return record.name
-    return f"{record.name} {code(_CD_PREFIX.sub('', record.target))}"
+    target = _CD_PREFIX.sub("", record.target)
+    if limit is not None:
+        target = clip(target, max(1, limit - len(record.name) - 3))
+    return f"{record.name} {code(target)}"
 
 
 def _open_request(state: WorkingState) -> Goal | None:
@@ -519,7 +524,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
             yield _Item(failed, f"- Left with an earlier request: {line[2:]}", P_KEPT, order())
         elif not is_aborted(record.error):  # stopped, not failed: no approach either
             error = clip(one_line(record.error or "(no error message)"), _ERROR_CHARS)
-            label = clip(_command_label(record), _LABEL_CHARS)
+            label = _command_label(record, _LABEL_CHARS)
             how = GIVEN_UP if record.outcome == GIVEN_UP else "got past it later"
             resolved.append(f"- Tried {label}: failed with {error}; {how}")
     for index, text in enumerate(resolved):
