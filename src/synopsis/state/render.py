@@ -1268,7 +1268,12 @@ def _fit(
         return items
     items = _said_once(items, terse=terse)
     if terse:
-        items = [replace(item, text=_terse_line(item.text)) for item in items]
+        # a rule stays in its words: it loses its entry id only
+        items = [
+            replace(item, text=_ENTRY_SUFFIX.sub("", item.text) if item.priority >= NEVER
+                    else _terse_line(item.text))
+            for item in items
+        ]  # fmt: skip
     elif keep is not None:  # the detail of what the target binds goes before it does
         items = [_brief(item) if _bound(item) and not keep(item) else item for item in items]
     total = len(_layout_text(items, layout, bare=terse))
