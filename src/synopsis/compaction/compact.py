@@ -263,7 +263,7 @@ async def compact(
                 previous
                 and room is not None
                 and not drifts(summarizer)
-                and left_by(turn) < (_summary_tokens(previous))
+                and left_by(turn) < _summary_tokens(previous)
             ):
                 # the previous checkpoint and the turn's part pass the cap together: written
                 # from the state, the history is ranked again within what the turn leaves,

@@ -4,7 +4,10 @@ Every line of the checkpoint is an item with a section, a priority and an age. W
 text is over budget the least important items go first — old tool-call details, then
 read-only files, decisions, minor values, resolved failures, intermediate requests … —
 oldest first within a tier. Constraints are never dropped: a checkpoint that must lose
-something loses history, never a rule.
+something loses history, never a rule. Under a hard cap the lines first say more per
+character — a thing said twice is said once, a fact takes its dense form and the facts
+of one entry share a line, detail (a value's quote, an old report) leaves the line —
+and only then do the least important go; the original request is the last request to go.
 
 In update mode the previous checkpoint's items are merged in: kept, de-duplicated against
 the new ones, moved from In Progress to Done when a later success shows it (a failure a
