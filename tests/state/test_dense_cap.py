@@ -108,6 +108,14 @@ def test_under_a_cap_a_choice_a_rule_states_is_said_by_the_rule() -> None:
     assert _said_once(items) == items
 
 
+def test_under_a_cap_a_choice_a_request_states_stays_in_key_decisions() -> None:
+    items = [
+        _Item("goal", "- Fine, take the 7:40 departure from Oslo and book it.", 12, 0),
+        _Item("decisions", "- User chose: take the 7:40 departure from Oslo", 9, 1),
+    ]
+    assert _said_once(items, terse=True) == items
+
+
 def test_under_a_cap_a_choice_and_the_same_choice_with_its_proposal_are_one_line() -> None:
     items = [
         _Item("decisions", "- User chose: Take the ferry at noon, not the bridge.", 9, 0),

@@ -1402,6 +1402,8 @@ _LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
 _TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
 _ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
 _MIN_SAID_ONCE = 12
+_CHOICE_HOLDERS = frozenset({"decisions", "constraints"})
+"""Under a hard cap a choice is said once when another choice or a rule states it."""
 _OWN_SECTION = frozenset({"goal", "constraints", "decisions", "blocked", "failed"})
 """Sections whose lines stay where a reader looks for them, even when said elsewhere."""
 
@@ -1436,8 +1438,9 @@ def _said_once(items: list[_Item], *, terse: bool = False) -> list[_Item]:
     """``items`` without the lines whose words another line of at least their priority
     holds (a fact its rule states); "Working on: “…”" under a goal of the same words says
     only that the goal is the one under way. With ``terse`` (a hard cap) a choice is
-    checked too: one whose words a rule or a request states in full, or a longer line
-    of the same choice (with the proposal it accepted), is said there."""
+    checked too, against the other choices and the rules: the same choice listed twice
+    (once with the proposal it answered) is said once, and a choice a rule states in
+    full is said by the rule (a request that states it does not replace Key Decisions)."""
     own = _OWN_SECTION - {"decisions"} if terse else _OWN_SECTION
     # under a cap a choice is its own words; the proposal it answered is detail
     cores = [
@@ -1473,6 +1476,7 @@ def _said_once(items: list[_Item], *, terse: bool = False) -> list[_Item]:
                 and items[other].priority >= item.priority
                 and core in cores[other]
                 and (core != cores[other] or other < index)
+                and (item.section != "decisions" or items[other].section in _CHOICE_HOLDERS)
             ):
                 if said_short(item.text) is not None:
                     shortened.add(index)
