@@ -23,7 +23,7 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
-from synopsis.state import _choices, _errors, _history, _progress, attribution
+from synopsis.state import _choices, _errors, _findings, _history, _progress, attribution
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._relied import ReliedLines
@@ -78,11 +78,6 @@ MAX_FINDINGS = 12
 MAX_FINDINGS_PER_REPLY = 2
 MAX_RELIED = 24
 """Lines of tool output a reply relied on, kept as reference facts (the latest ones)."""
-MIN_FINDING_CHARS = 16
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|probably|might|could|would|i think|i guess|i suspect|let me|i'll|"
-    r"i will|let's)\b|也许|可能|大概|我觉得|我猜"
-)
 
 _SLASH_COMMAND = re.compile(r"^/\S*$")
 
@@ -794,31 +789,13 @@ class _Builder:
             self.next_steps = ()
 
     def _findings(self, text: str, entry_id: str | None) -> None:
-        """What the assistant reports in its own words: its first statements that name
-        something specific ("Dr. Amara Osei on Tue March 10", "orders is 412 GB") or state
-        a diagnosis with its subject ("the bug is in `parse_date`: it drops the timezone")
-        — what it found, as reference facts, never pinned, the oldest going first. A
-        question or a guess ("maybe", "I think") reports nothing."""
-        found = 0
-        for start, end in sentences(text):
-            sentence = text[start:end].strip()
-            low = pat.lower_same(sentence)
-            if found >= MAX_FINDINGS_PER_REPLY:
-                break
-            if len(sentence) < MIN_FINDING_CHARS:
-                continue  # "Found it." says nothing of its own
-            if sentence.endswith(("?", "？")) or _HEDGE.search(low):
-                continue
-            diagnosis = pat.DIAGNOSIS.search(low) is not None and (
-                pat.CODE_NAME.search(sentence) is not None or st.has_subject(sentence, low)
-            )
-            if not diagnosis and not st.has_specific(sentence, low):
-                continue
-            if "\n" in sentence or sentence.startswith(("```", "|", "#")):
-                continue  # a list, table or code the assistant wrote: not one statement
+        """What the assistant reports in its own words: the statements of a reply that name
+        a value ("the SMTP host is `mailpit` on port 1025") or something specific, or
+        state a diagnosis with its subject (:mod:`synopsis.state._findings` ranks them) —
+        what it found, as reference facts, never pinned, the oldest going first."""
+        for sentence in _findings.findings(text, MAX_FINDINGS_PER_REPLY):
             classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
             self._add_fact(Fact(window(sentence, 0), entry_id, "assistant", "tool", classes))
-            found += 1
         if len(self.facts) == self.facts_trimmed:
             return  # no fact added since the last trim: nothing to drop
         findings = [k for k, f in self.facts.items() if f.source == "assistant"]
