@@ -470,12 +470,24 @@ def _collect(match: re.Match[str], text: str, found: list[Found]) -> None:
     elif group == "file" and _VERSION_AFTER.match(text, end):
         return  # a product and its version ("Node.js v23.4.0"), not a file
     elif (
-        (kind == "ticket" and value.split("-", 1)[0] in _NOT_TICKETS)
+        (kind == "ticket" and (value.split("-", 1)[0] in _NOT_TICKETS or _in_a_token(text, start)))
+        or (kind == "email" and _NUMERIC_DOMAIN.fullmatch(value.split("@", 1)[1]))
         or (group == "path" and not _looks_like_path(value))
         or (kind == "commit" and not (value.islower() or value.isdigit()))
     ):
         return
     found.append(Found(kind, value, start, end))
+
+
+_NUMERIC_DOMAIN = re.compile(r"\d+(?:\.\d+)+")
+"""The "domain" of a package pinned to a version ("next-intl@3.10.0"): no address."""
+
+
+def _in_a_token(text: str, start: int) -> bool:
+    """Whether an upper-case dashed value goes on from the text before it: a line anchor
+    of a link ("config.py#L64-70") or a piece of a character range ("[^a-zA-Z0-9]"),
+    not a reference number of its own."""
+    return start > 0 and text[start - 1] in "#-"
 
 
 def _looks_like_path(value: str) -> bool:

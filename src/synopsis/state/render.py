@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
+from synopsis.state import _patterns as pat
 from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted, states_failure
@@ -793,6 +794,8 @@ def _context_items(
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
     latest_pasted = {id(f) for f in pasted[-_KEPT_FAILURES:]}
     listed_done = {normalize_ws(item) for goal in state.goals for item in goal.reported}
+    output = [f for f in state.current_facts() if f.source == "tool"]
+    repeated = _earlier_of_series([(id(f), _shape(f.text)) for f in output])
     for fact in state.current_facts():
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
@@ -807,6 +810,8 @@ def _context_items(
             priority = _REFERENCE_PRIORITY.get(fact.source, P_MINOR_VALUE)
             if id(fact) in latest_pasted:
                 priority = P_KEPT
+            elif id(fact) in repeated:
+                priority = P_MINOR_VALUE  # one of many lines alike ("run_id: …" of each run)
         if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
             # the assistant's report of its own work is progress, not context to look up
             # (once: a report its request lists already stands there)
@@ -832,6 +837,11 @@ def _context_items(
         if identifier.written == "tool":
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
+    # the same field of many results ("session_id: …" of each task run, "[main 1a2b3c4]"
+    # of each commit): the handle of each call — the latest stays, the others are minor
+    in_series = _earlier_of_series(
+        [(i.value, _field_of(i)) for i in state.identifiers if i.written == "tool"]
+    )
     # a fact line that states a value in the same words makes its own line needless —
     # only when that line outlasts the value's under the size target (a Done line, a
     # minor fact, goes first: the value would go with it)
@@ -873,6 +883,7 @@ def _context_items(
                     and listed.get((identifier.entry_id, identifier.kind), 0) >= _LISTING
                 )
                 or _heads_a_row(identifier)
+                or identifier.value in in_series
             )
         )
         if identifier.value in hidden:
@@ -1022,6 +1033,34 @@ def _placeholder_line(text: str) -> bool:
 
 
 _ROW_HEAD = re.compile(r"^(?:commit |[-*]\s+|\|\s*)?$")
+
+
+def _earlier_of_series(shaped: Sequence[tuple[_K, object]]) -> set[_K]:
+    """The keys of ``shaped`` whose shape at least :data:`_LISTING` keys share, but the
+    latest of each shape: the same field many results report, each with its own value
+    ("run_id: …" of each run), names a handle of each call — the latest may be the one a
+    next step uses, the earlier ones are detail."""
+    by_shape: dict[object, list[_K]] = {}
+    for key, shape in shaped:
+        by_shape.setdefault(shape, []).append(key)
+    return {k for keys in by_shape.values() if len(keys) >= _LISTING for k in keys[:-1]}
+
+
+_K = TypeVar("_K")
+
+
+def _field_of(identifier: Identifier) -> tuple[str, str]:
+    """The kind of a reported value and the words its line puts before it ("session_id:")."""
+    at = identifier.context.find(identifier.value)
+    before = identifier.context[:at] if at >= 0 else ""
+    return identifier.kind, normalize_ws(before[-40:]).lower()
+
+
+def _shape(line: str) -> str:
+    """A line of output with its values blanked ("run_id: …"): lines alike but for them."""
+    for found in reversed(pat.find_identifiers(line)):
+        line = line[: found.start] + "…" + line[found.end :]
+    return normalize_ws(line).lower()
 
 
 def _heads_a_row(identifier: Identifier) -> bool:
