@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from synopsis.state import _findings, extract_working_state, render_state
 from synopsis.state import _patterns as pat
+from synopsis.state.guard import pinned_facts
 from tests.state.builders import act, call, result, say, user
 
 
@@ -93,3 +94,38 @@ def test_the_handle_each_run_reports_gives_way_to_the_users_facts() -> None:
     assert "tiles-eu-2031" in text
     assert "run_7x7Kq2Lm9Zp4Tw7" in text
     assert "run_0x7Kq2Lm9Zp4Tw0" not in text
+
+
+EARLIER = (
+    "This chat was continued from an earlier session that hit the context limit. "
+    "What happened so far:\n"
+    "1. Intent:\n"
+    "   - Move the nightly export from cron to the job runner\n"
+    "2. What we know:\n"
+    "   - The export writes to bucket `exports-nightly-7` in region ap-south-2\n"
+    "   - The runner image is pinned to worker 3.14.2\n"
+    "   - Never run the export twice in one night\n"
+    "   - Thanks for the patience so far\n"
+)
+
+
+def test_a_harness_summary_of_the_earlier_session_carries_its_values() -> None:
+    state = extract_working_state([user(EARLIER), say("Picking up from the summary.")])
+    carried = [f for f in state.facts if f.written == "harness"]
+    texts = " | ".join(f.text for f in carried)
+    assert "`exports-nightly-7` in region ap-south-2" in texts
+    assert "worker 3.14.2" in texts
+    assert "Thanks for the patience" not in texts  # names nothing
+    assert "exports-nightly-7" in render_state(state)
+
+
+def test_a_harness_summary_states_no_rule_and_pins_nothing() -> None:
+    state = extract_working_state([user(EARLIER)])
+    assert not any("twice in one night" in c.text for c in state.constraints)
+    assert all(f.written != "harness" for f in pinned_facts(state))
+
+
+def test_a_harness_text_that_summarises_nothing_carries_nothing() -> None:
+    hook = "Stop hook feedback:\n- Run `make lint` before stopping\n- Commit the 3 changed files"
+    state = extract_working_state([user(hook)])
+    assert not [f for f in state.facts if f.written == "harness"]

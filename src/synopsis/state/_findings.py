@@ -68,3 +68,22 @@ def findings(text: str, most: int) -> list[str]:
             ranked.append((-score, index, sentence))
     best = sorted(ranked)[:most]
     return [sentence for _, _, sentence in sorted(best, key=lambda r: r[1])]
+
+
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?P<item>\S[^\n]*)$", re.MULTILINE)
+
+
+def carried(summary: str, most: int) -> list[str]:
+    """The items of a summary a harness wrote of the conversation before this one (another
+    agent's compaction) worth carrying on: its list items ranked as findings are — the
+    ones that name a value first — at most ``most``, in the summary's order. What the
+    agent knew then ("TypeScript with Node v24 type stripping", "16 kHz mono input") is
+    reference for the work now; none of it is the user's rule."""
+    ranked: list[tuple[int, int, str]] = []
+    for index, match in enumerate(_LIST_ITEM.finditer(summary)):
+        item = match.group("item").strip()
+        score = weight(item, pat.lower_same(item))
+        if score:
+            ranked.append((-score, index, item))
+    best = sorted(ranked)[:most]
+    return [item for _, _, item in sorted(best, key=lambda r: r[1])]

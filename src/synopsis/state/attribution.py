@@ -230,7 +230,12 @@ def _unwrapped(text: str) -> Iterator[Part]:
         yield from _unwrapped(text[tag_line.end() :])
         return
     low = stripped.lower()
-    if any_match("harness", low) or any_match("automated", low) or _HOOK_REPORT.search(stripped):
+    if (
+        any_match("harness", low)
+        or any_match("automated", low)
+        or any_match("earlier-summary", low)  # the harness' summary of what came before
+        or _HOOK_REPORT.search(stripped)
+    ):
         yield Part(text, "harness")  # a known harness text, or one that says it is automated
         return
     result = pattern("tool-result").search(text.lower())

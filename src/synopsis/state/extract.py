@@ -76,6 +76,10 @@ MAX_NEXT_STEPS = 5
 MAX_FINDINGS = 12
 """The assistant's reports of tool results kept as reference facts (the latest ones)."""
 MAX_FINDINGS_PER_REPLY = 2
+MAX_CARRIED = 12
+"""Items carried from a harness' summary of the earlier conversation."""
+_SUMMARY_CUE = 600
+"""How far into a harness text the words that say it summarises the earlier one stand."""
 MAX_RELIED = 24
 """Lines of tool output a reply relied on, kept as reference facts (the latest ones)."""
 
@@ -328,6 +332,10 @@ class _Builder:
             self.values.values(
                 part.text[:4000], entry_id, "user", kinds, exclude=every, written=part.written
             )
+            if part.written == "harness" and any_match(
+                "earlier-summary", pat.lower_same(part.text[:_SUMMARY_CUE])
+            ):
+                self._carry(part.text, entry_id)
         output = [part for part in parts if part.output]
         failure = attribution.failure_line("\n".join(part.text for part in output))
         if failure is not None:  # pasted output is kept as its failure line at most
@@ -376,6 +384,14 @@ class _Builder:
         if verbatim is not None and "rule" not in st.classify_all(typed, low, sentences(typed)):
             # (a message that states a rule is kept as that rule)
             self._add_fact(Fact(verbatim, entry_id, classes=()))
+
+    def _carry(self, summary: str, entry_id: str | None) -> None:
+        """What a harness' summary of the earlier conversation (another agent's compaction)
+        says the agent knew: its items that name values, as reference facts — written by
+        the harness, so never pinned and never a rule."""
+        for item in _findings.carried(summary, MAX_CARRIED):
+            classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(item)))
+            self._add_fact(Fact(window(item, 0), entry_id, "user", "harness", classes))
 
     def _goal(self, text: str, entry_id: str | None, *, again: bool = False) -> bool:
         """Record a new request; returns whether the message was one. A message read

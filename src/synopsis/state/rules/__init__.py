@@ -115,6 +115,7 @@ Stage = Literal[
     "done",
     "choice",
     "broken",
+    "earlier-summary",
 ]
 
 

@@ -293,6 +293,32 @@ RULES: tuple[Rule, ...] = (
         matches=("all", "node_modules", "y"),
         misses=("Yes.", "use pnpm", "还是 404"),
     ),
+    # --- a summary of the conversation before this one, written by the harness -------------
+    Rule(
+        "summary-of-the-earlier-conversation",
+        "earlier-summary",
+        r"\b(?:this|the) (?:session|conversation|chat) (?:is being|was|has been|is) continued "
+        r"from an? (?:previous|earlier|prior) (?:conversation|session)|"
+        r"\b(?:the|our) (?:previous |earlier |prior )?conversation (?:is|was|has been) "
+        r"summari[sz]ed below\b|\bsummary of (?:the|our) (?:previous|earlier|prior) "
+        r"(?:conversation|session)\b",
+        matches=(
+            "This chat was continued from an earlier session that hit the context limit.",
+            "Our earlier conversation is summarised below, pick it up from there.",
+            "Here is a summary of the previous session:",
+        ),
+        misses=(
+            "Write a summary of the meeting notes.",
+            "The conversation about pricing continued after lunch.",
+        ),
+    ),
+    Rule(
+        "state-snapshot-of-the-earlier-conversation",
+        "earlier-summary",
+        r"^\s*<(?:state_snapshot|conversation_summary|previous_summary|session_summary)>",
+        matches=("<state_snapshot>\n  <overall_goal>Ship the importer</overall_goal>",),
+        misses=("<summary>Quarterly totals</summary>", "Take a state snapshot of the VM."),
+    ),
     # --- the line that stands for a pasted block --------------------------------------------
     Rule(
         "says-it-failed",
