@@ -6,6 +6,9 @@ handle each of many calls reports ("run_id: …") does not crowd out what matter
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from synopsis.state import _findings, extract_working_state, render_state
 from synopsis.state import _patterns as pat
 from synopsis.state.guard import pinned_facts
@@ -37,6 +40,7 @@ def test_a_german_reply_keeps_the_statement_with_its_value() -> None:
 
 
 def test_a_japanese_reply_keeps_the_statement_with_its_value() -> None:
+    """A guard (this held before the ranking too): CJK sentences end at "。"."""
     found = findings_of(
         "SMTP のログを確認しました。DNS の設定も読みました。"
         "送信サーバー `mail-gw` はポート `2587` で待ち受けています。"
@@ -129,3 +133,40 @@ def test_a_harness_text_that_summarises_nothing_carries_nothing() -> None:
     hook = "Stop hook feedback:\n- Run `make lint` before stopping\n- Commit the 3 changed files"
     state = extract_working_state([user(hook)])
     assert not [f for f in state.facts if f.written == "harness"]
+
+
+_PIECES = st.sampled_from(
+    [
+        "The relay `mx-out` listens on port 2526.",
+        "Update `app.toml` like this:",
+        "Thanks, that helps.",
+        "Der Dienst läuft auf Version 4.2.1.",
+        "Maybe the Cache is stale?",
+        "ログは `/var/log/app` にあります。",
+        "- Region: eu-north-1",
+        "```\nexport X=1\n```",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=8), st.integers(min_value=0, max_value=4))
+def test_findings_are_at_most_that_many_statements_of_the_reply_in_its_order(
+    pieces: list[str], most: int
+) -> None:
+    reply = " ".join(pieces)
+    found = _findings.findings(reply, most)
+    assert len(found) <= most
+    at = 0
+    for statement in found:  # each one a statement of the reply, after the one before
+        at = reply.find(statement, at)
+        assert at >= 0
+        at += len(statement)
+    assert not any(f.endswith((":", "?")) for f in found)
+
+
+@given(st.lists(_PIECES, max_size=8), st.integers(min_value=0, max_value=4))
+def test_carried_items_are_list_items_of_the_summary(pieces: list[str], most: int) -> None:
+    summary = "\n".join(f"- {p}" for p in pieces)
+    carried = _findings.carried(summary, most)
+    assert len(carried) <= most
+    assert all(f"- {item}" in summary for item in carried)
