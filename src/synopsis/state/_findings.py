@@ -60,14 +60,7 @@ def findings(text: str, most: int) -> list[str]:
     """The ``most`` statements of a reply worth keeping as findings, in reply order: the
     ones that name a value first, then the ones that name something specific; earlier
     before later among equals."""
-    ranked: list[tuple[int, int, str]] = []
-    for index, (start, end) in enumerate(sentences(text)):
-        sentence = text[start:end].strip()
-        score = weight(sentence, pat.lower_same(sentence))
-        if score:
-            ranked.append((-score, index, sentence))
-    best = sorted(ranked)[:most]
-    return [sentence for _, _, sentence in sorted(best, key=lambda r: r[1])]
+    return _best([text[start:end].strip() for start, end in sentences(text)], most)
 
 
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?P<item>\S[^\n]*)$", re.MULTILINE)
@@ -79,11 +72,16 @@ def carried(summary: str, most: int) -> list[str]:
     ones that name a value first — at most ``most``, in the summary's order. What the
     agent knew then ("TypeScript with Node v24 type stripping", "16 kHz mono input") is
     reference for the work now; none of it is the user's rule."""
-    ranked: list[tuple[int, int, str]] = []
-    for index, match in enumerate(_LIST_ITEM.finditer(summary)):
-        item = match.group("item").strip()
-        score = weight(item, pat.lower_same(item))
+    return _best([m.group("item").strip() for m in _LIST_ITEM.finditer(summary)], most)
+
+
+def _best(statements: list[str], most: int) -> list[str]:
+    """The ``most`` of ``statements`` of the highest :func:`weight` (the earlier among
+    equals), in their order; those of weight 0 never."""
+    ranked = []
+    for index, statement in enumerate(statements):
+        score = weight(statement, pat.lower_same(statement))
         if score:
-            ranked.append((-score, index, item))
+            ranked.append((-score, index, statement))
     best = sorted(ranked)[:most]
-    return [item for _, _, item in sorted(best, key=lambda r: r[1])]
+    return [statement for _, _, statement in sorted(best, key=lambda r: r[1])]

@@ -1035,6 +1035,9 @@ def _placeholder_line(text: str) -> bool:
 _ROW_HEAD = re.compile(r"^(?:commit |[-*]\s+|\|\s*)?$")
 
 
+_K = TypeVar("_K")
+
+
 def _earlier_of_series(shaped: Sequence[tuple[_K, object]]) -> set[_K]:
     """The keys of ``shaped`` whose shape at least :data:`_LISTING` keys share, but the
     latest of each shape: the same field many results report, each with its own value
@@ -1044,9 +1047,6 @@ def _earlier_of_series(shaped: Sequence[tuple[_K, object]]) -> set[_K]:
     for key, shape in shaped:
         by_shape.setdefault(shape, []).append(key)
     return {k for keys in by_shape.values() if len(keys) >= _LISTING for k in keys[:-1]}
-
-
-_K = TypeVar("_K")
 
 
 def _field_of(identifier: Identifier) -> tuple[str, str]:
