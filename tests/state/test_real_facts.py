@@ -75,8 +75,8 @@ def test_a_regex_range_is_no_ticket() -> None:
     assert not any(k == "ticket" for k, _ in values_in("name.replace(/[^a-zA-Z0-9]/g, '_')"))
 
 
-def test_a_package_pinned_to_a_version_is_no_email() -> None:
-    assert not any(k == "email" for k, _ in values_in("Run npm install left-pad@1.3.0 first."))
+def test_a_package_pinned_to_a_version_is_a_version_not_an_email() -> None:
+    assert values_in("Run npm install left-pad@1.3.0 first.") == [("version", "left-pad@1.3.0")]
     assert ("email", "ops@harbor.dev") in values_in("Write to ops@harbor.dev about it.")
 
 

@@ -471,16 +471,17 @@ def _collect(match: re.Match[str], text: str, found: list[Found]) -> None:
         return  # a product and its version ("Node.js v23.4.0"), not a file
     elif (
         (kind == "ticket" and (value.split("-", 1)[0] in _NOT_TICKETS or _in_a_token(text, start)))
-        or (kind == "email" and _NUMERIC_DOMAIN.fullmatch(value.split("@", 1)[1]))
         or (group == "path" and not _looks_like_path(value))
         or (kind == "commit" and not (value.islower() or value.isdigit()))
     ):
         return
+    if kind == "email" and _NUMERIC_DOMAIN.fullmatch(value.split("@", 1)[1]):
+        kind = "version"  # a package pinned to a version ("next-intl@3.10.0"), no address
     found.append(Found(kind, value, start, end))
 
 
 _NUMERIC_DOMAIN = re.compile(r"\d+(?:\.\d+)+")
-"""The "domain" of a package pinned to a version ("next-intl@3.10.0"): no address."""
+"""The "domain" of a package pinned to a version ("next-intl@3.10.0")."""
 
 
 def _in_a_token(text: str, start: int) -> bool:

@@ -78,8 +78,6 @@ MAX_FINDINGS = 12
 MAX_FINDINGS_PER_REPLY = 2
 MAX_CARRIED = 12
 """Items carried from a harness' summary of the earlier conversation."""
-_SUMMARY_CUE = 600
-"""How far into a harness text the words that say it summarises the earlier one stand."""
 MAX_RELIED = 24
 """Lines of tool output a reply relied on, kept as reference facts (the latest ones)."""
 
@@ -332,9 +330,7 @@ class _Builder:
             self.values.values(
                 part.text[:4000], entry_id, "user", kinds, exclude=every, written=part.written
             )
-            if part.written == "harness" and any_match(
-                "earlier-summary", pat.lower_same(part.text[:_SUMMARY_CUE])
-            ):
+            if part.written == "harness" and any_match("earlier-summary", part.text.lower()):
                 self._carry(part.text, entry_id)
         output = [part for part in parts if part.output]
         failure = attribution.failure_line("\n".join(part.text for part in output))

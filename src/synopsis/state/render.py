@@ -795,7 +795,7 @@ def _context_items(
     latest_pasted = {id(f) for f in pasted[-_KEPT_FAILURES:]}
     listed_done = {normalize_ws(item) for goal in state.goals for item in goal.reported}
     output = [f for f in state.current_facts() if f.source == "tool"]
-    repeated = _earlier_of_series([(id(f), _shape(f.text)) for f in output])
+    repeated = _earlier_of_series([(id(f), _shape(f.text)) for f in output if _shape(f.text)])
     for fact in state.current_facts():
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
@@ -837,10 +837,14 @@ def _context_items(
         if identifier.written == "tool":
             key = (identifier.entry_id, identifier.kind)
             listed[key] = listed.get(key, 0) + 1
-    # the same field of many results ("session_id: …" of each task run, "[main 1a2b3c4]"
-    # of each commit): the handle of each call — the latest stays, the others are minor
+    # the same field of many results ("session_id: …" of each task run): the handle of
+    # each call — the latest stays, the others are minor
     in_series = _earlier_of_series(
-        [(i.value, _field_of(i)) for i in state.identifiers if i.written == "tool"]
+        [
+            (i.value, _field_of(i))
+            for i in state.identifiers
+            if i.written == "tool" and i.kind in _HANDLE_KINDS
+        ]
     )
     # a fact line that states a value in the same words makes its own line needless —
     # only when that line outlasts the value's under the size target (a Done line, a
@@ -1056,11 +1060,18 @@ def _field_of(identifier: Identifier) -> tuple[str, str]:
     return identifier.kind, normalize_ws(before[-40:]).lower()
 
 
+_HANDLE_KINDS = frozenset({"id", "ticket"})
+"""Kinds of value a call reports as its own handle (a run's, a session's, a job's id); a
+commit is the record of work done, not one."""
+
+
 def _shape(line: str) -> str:
-    """A line of output with its values blanked ("run_id: …"): lines alike but for them."""
-    for found in reversed(pat.find_identifiers(line)):
+    """A line of output with the handles in it blanked ("run_id: …"): lines alike but for
+    them; "" for a line that names no handle."""
+    handles = [f for f in pat.find_identifiers(line) if f.kind in _HANDLE_KINDS]
+    for found in reversed(handles):
         line = line[: found.start] + "…" + line[found.end :]
-    return normalize_ws(line).lower()
+    return normalize_ws(line).lower() if handles else ""
 
 
 def _heads_a_row(identifier: Identifier) -> bool:

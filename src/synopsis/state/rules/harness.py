@@ -297,19 +297,18 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "summary-of-the-earlier-conversation",
         "earlier-summary",
-        r"\b(?:this|the) (?:session|conversation|chat) (?:is being|was|has been|is) continued "
-        r"from an? (?:previous|earlier|prior) (?:conversation|session)|"
-        r"\b(?:the|our) (?:previous |earlier |prior )?conversation (?:is|was|has been) "
-        r"summari[sz]ed below\b|\bsummary of (?:the|our) (?:previous|earlier|prior) "
-        r"(?:conversation|session)\b",
+        r"^\s*(?:this|the) (?:session|conversation|chat) (?:is being|was|has been|is) "
+        r"continued from an? (?:previous|earlier|prior) (?:conversation|session)|"
+        r"^\s*(?:the|our) (?:previous |earlier |prior )?conversation (?:is|was|has been) "
+        r"summari[sz]ed below\b",
         matches=(
             "This chat was continued from an earlier session that hit the context limit.",
             "Our earlier conversation is summarised below, pick it up from there.",
-            "Here is a summary of the previous session:",
         ),
         misses=(
             "Write a summary of the meeting notes.",
             "The conversation about pricing continued after lunch.",
+            "Can you tell me how this session was continued from an earlier session?",
         ),
     ),
     Rule(
