@@ -80,6 +80,19 @@ def remembered(scan: Callable[[str], T]) -> TextMemo[T]:
     return memo
 
 
+def remembered_list(scan: Callable[[str], list[T]]) -> Callable[[str], list[T]]:
+    """``scan`` (a pure function of a text that returns a list) with its results
+    remembered per text: the memo holds a tuple, each caller gets a list of its own."""
+    memo = remembered(lambda text: tuple(scan(text)))
+
+    def fresh_list(text: str) -> list[T]:
+        return list(memo(text))
+
+    fresh_list.__doc__ = scan.__doc__
+    fresh_list.__wrapped__ = scan  # type: ignore[attr-defined]
+    return fresh_list
+
+
 def forget() -> None:
     """Empty every memo (benchmarks measure a first pass; tests compare with fresh scans)."""
     for memo in _memos:

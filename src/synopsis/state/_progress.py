@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from synopsis.state._memo import remembered, remembered_list
 from synopsis.state._text import cap, clip, normalize_ws, sentences, window
 from synopsis.state.rules import first_match
 
@@ -93,6 +94,7 @@ def is_follow_up(text: str) -> bool:
     return bool(_FOLLOW_UP.match(normalize_ws(text)))
 
 
+@remembered_list
 def failed_approaches(text: str) -> list[str]:
     """Sentences in which the assistant says an approach did not work, each with the
     sentence before it when that one gives the reason."""
@@ -241,6 +243,7 @@ MAX_PENDING = 5
 MAX_PENDING_STEP = 200
 
 
+@remembered_list
 def pending_steps(text: str) -> list[str]:
     """What a message says is still to do, verbatim, one statement each: the items of
     a "Next steps:" / "Remaining:" / "待办：" list, and each sentence that says work is
@@ -331,6 +334,7 @@ MAX_REPORTED_ITEM = 160
 MAX_REPORTED_PER_MESSAGE = 10
 
 
+@remembered_list
 def reported_done(text: str) -> list[str]:
     """What an assistant message reports as done, verbatim, one line each: each sentence
     stating it ("I've created the CLAUDE.md file"), and — when the words before its
@@ -388,6 +392,7 @@ _OTHER_WAY = re.compile(
 )
 
 
+@remembered
 def turns_to_another_way(text: str) -> bool:
     """Whether the assistant says it goes another way after what failed ("Let me use the
     `gcloud storage` command instead", "改用 …", "stattdessen …"): the failures so far

@@ -31,6 +31,7 @@ from synopsis.state._commands import (
 )
 from synopsis.state._errors import first_error_line, reported_failure
 from synopsis.state._history import Rewrite, command_rewrite, commit_of
+from synopsis.state._memo import remembered
 from synopsis.state._text import cap, digest, normalize_ws, sha256
 from synopsis.state.model import FileRecord, ToolCallRecord, ToolStatus, WorkingState
 
@@ -510,6 +511,7 @@ _MAX_OUTCOME_LINES = 3
 MAX_OUTCOME_LINE = 160
 
 
+@remembered
 def reported_outcome(text: str) -> str | None:
     """What a successful call's output says it achieved, verbatim: its last few outcome
     lines (a test summary, the files an edit applied to), else None."""

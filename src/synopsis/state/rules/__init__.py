@@ -319,18 +319,24 @@ class StagePattern:
         by_gate: dict[tuple[re.Pattern[str] | None, bool], list[str]] = {}
         for rule in records:
             by_gate.setdefault((rule.gate, rule.english_only), []).append(f"(?:{rule.pattern})")
-        self._parts = [
+        parts = [
             (gate, english_only, re.compile("|".join(sources)))
             for (gate, english_only), sources in by_gate.items()
         ]
+        # the same text is asked once per sentence (``pos``, ``endpos``): its languages
+        # are looked up once
+        self._applying: TextMemo[tuple[re.Pattern[str], ...]] = remembered(
+            lambda text: tuple(
+                joined
+                for gate, english_only, joined in parts
+                if (gate is None or gate.search(text) is not None)
+                and not (english_only and foreign_language(text) is not None)
+            )
+        )
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         first: re.Match[str] | None = None
-        for gate, english_only, joined in self._parts:
-            if gate is not None and gate.search(text) is None:
-                continue
-            if english_only and foreign_language(text) is not None:
-                continue
+        for joined in self._applying(text):
             match = joined.search(text, pos, endpos)
             if match is not None and (first is None or match.start() < first.start()):
                 first = match
@@ -341,6 +347,26 @@ class StagePattern:
 def pattern(stage: Stage) -> StagePattern:
     """Every language's rules of ``stage`` as one pattern (see :class:`StagePattern`)."""
     return StagePattern(rules(stage))
+
+
+def applying(stage: Stage, low: str) -> tuple[Rule, ...]:
+    """The rules of ``stage`` that apply to ``low`` (:meth:`Rule.applies_to`), in order
+    (remembered per text: a message is asked once per sentence)."""
+    return _applying(stage)(low)
+
+
+@cache
+def _applying(stage: Stage) -> TextMemo[tuple[Rule, ...]]:
+    records = rules(stage)
+
+    def applying_rules(low: str) -> tuple[Rule, ...]:
+        gates: dict[re.Pattern[str] | None, bool] = {None: True}
+        for rule in records:
+            if rule.gate not in gates:
+                gates[rule.gate] = rule.applies_to(low)
+        return tuple(rule for rule in records if gates[rule.gate])
+
+    return remembered(applying_rules)
 
 
 def any_match(stage: Stage, low: str) -> bool:

@@ -1,0 +1,97 @@
+"""Scans remembered per text answer as the plain functions they stand for.
+
+Each memo here (:mod:`synopsis.state._memo`) is held to its function run afresh, on
+texts built from the fragments those functions key on: progress words, list items and
+code fences, outcome lines, words of every language module (the rules' gates), and the
+fragments of the other cache tests. A remembered result is asked twice (scanned, then
+remembered), and a caller changing its list changes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from synopsis.state import _progress, _tools, rules
+from synopsis.state._memo import forget
+from tests.state.test_scan_caches import FRAGMENTS, RULE_WORDS
+
+WORDS = [
+    # progress: done, pending, gave up, another way, questions, lists and fences
+    "I've added the parser. ", "has been created", "Removed the old flag", "✓ tests pass",
+    "I'll add it later", "Successfully organised the changes into 4 branches:", "\n- ",
+    "\n  - ", "\n1. ", "\n## ", "**Done**", "\n```\n", "still need to port the CLI",
+    "Next steps:", "Pending: task 60.8", "nothing left", "that didn't work", "because",
+    "instead", "Let me use the other command instead.", "?", "还需要补测试", "已添加", "改用",
+    "stattdessen", "wurde implementiert", "foi removido", "を作成しました",
+    # outcome lines
+    "\nApplied edit to src/a.py", "\n3 passed, 0 failed", "\n1 failed", "\nSuccess.",
+    "\nCommand executed successfully (exit code 0).", "\nwaiting for replicas",
+    # a word or two of each language module, for their gates
+    "usa siempre", "toujours", "immer", "sempre", "всегда", "항상", "常に", "vždy", "selalu",
+    "zawsze", "her zaman", "luôn luôn", "en lugar de", "au lieu de", "statt", "invece di",
+    "em vez de", "вместо", "대신", "の代わりに", "místo", "bukan", "zamiast", "yerine", "thay vì",
+    # and words of a record that alone are no sign of its language (its gate says no)
+    "korrektur: ", "perdón, ", "poprawka: ", "8081, no ",
+]  # fmt: skip
+texts = st.lists(st.sampled_from(WORDS + RULE_WORDS + FRAGMENTS), max_size=14).map("".join)
+slow = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@slow
+@given(texts)
+def test_remembered_progress_reports_equal_fresh_ones(text: str) -> None:
+    forget()
+    listed = (_progress.reported_done, _progress.pending_steps, _progress.failed_approaches)
+    for scan in listed:
+        fresh = scan.__wrapped__(text)  # type: ignore[attr-defined]
+        first = scan(text)
+        assert first == fresh
+        first.append("changed")  # the caller's list is its own
+        assert scan(text) == fresh
+    for memo in (_progress.turns_to_another_way, _tools.reported_outcome):
+        fresh_answer = memo.scan(text)
+        assert memo(text) == fresh_answer and memo(text) == fresh_answer
+
+
+def _plain_search(records: tuple[rules.Rule, ...], text: str, pos: int, end: int) -> int | None:
+    """Where the first of ``records`` that applies to ``text`` matches in ``text[pos:end]``."""
+    starts = [
+        match.start()
+        for rule in records
+        if rule.applies_to(text) and (match := rule.compiled.search(text, pos, end))
+    ]
+    return min(starts, default=None)
+
+
+PATTERN_STAGES = ("correction", "old-marker", "tool-result", "output-line")
+STAGES = (*PATTERN_STAGES, "update", "keep", "replace", "pending")
+
+
+@slow
+@given(texts, st.integers(0, 40), st.integers(0, 400))
+def test_a_stage_pattern_asked_per_sentence_finds_what_its_records_find(
+    text: str, pos: int, length: int
+) -> None:
+    low = text.lower()
+    forget()
+    for stage in PATTERN_STAGES:
+        for end in (sys.maxsize, pos + length):
+            found = rules.pattern(stage).search(low, pos, end)
+            expected = _plain_search(rules.rules(stage), low, pos, min(end, len(low)))
+            assert (found and found.start()) == expected
+            again = rules.pattern(stage).search(low, pos, end)  # the languages remembered
+            assert (again and again.span()) == (found and found.span())
+
+
+@slow
+@given(texts)
+def test_the_rules_applying_to_a_text_are_those_whose_language_it_holds(text: str) -> None:
+    low = text.lower()
+    forget()
+    for stage in STAGES:
+        expected = tuple(rule for rule in rules.rules(stage) if rule.applies_to(low))
+        assert rules.applying(stage, low) == expected
+        assert rules.applying(stage, low) == expected
