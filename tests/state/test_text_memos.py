@@ -9,6 +9,7 @@ remembered), and a caller changing its list changes nothing.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from hypothesis import HealthCheck, given, settings
@@ -66,8 +67,7 @@ def _plain_search(records: tuple[rules.Rule, ...], text: str, pos: int, end: int
     return min(starts, default=None)
 
 
-PATTERN_STAGES = ("correction", "old-marker", "tool-result", "output-line")
-STAGES = (*PATTERN_STAGES, "update", "keep", "replace", "pending")
+STAGES = ("correction", "old-marker", "tool-result", "output-line")
 
 
 @slow
@@ -77,7 +77,7 @@ def test_a_stage_pattern_asked_per_sentence_finds_what_its_records_find(
 ) -> None:
     low = text.lower()
     forget()
-    for stage in PATTERN_STAGES:
+    for stage in STAGES:
         for end in (sys.maxsize, pos + length):
             found = rules.pattern(stage).search(low, pos, end)
             expected = _plain_search(rules.rules(stage), low, pos, min(end, len(low)))
@@ -88,10 +88,35 @@ def test_a_stage_pattern_asked_per_sentence_finds_what_its_records_find(
 
 @slow
 @given(texts)
-def test_the_rules_applying_to_a_text_are_those_whose_language_it_holds(text: str) -> None:
+def test_the_languages_remembered_in_a_text_are_those_its_gates_find(text: str) -> None:
     low = text.lower()
     forget()
-    for stage in STAGES:
-        expected = tuple(rule for rule in rules.rules(stage) if rule.applies_to(low))
-        assert rules.applying(stage, low) == expected
-        assert rules.applying(stage, low) == expected
+    for _ in range(2):  # found, then remembered
+        for rule in rules.rules("correction") + rules.rules("not-rule"):
+            assert rule.applies_to(low) == (rule.gate is None or bool(rule.gate.search(low)))
+
+
+def _plain_masked(stage: rules.Stage, low: str) -> str:
+    """Every record of ``stage`` that applies blanks what it matches (its ``cue`` group)."""
+    for rule in rules.rules(stage):
+        if rule.gate is not None and rule.gate.search(low) is None:
+            continue
+
+        def blank(match: re.Match[str], cue: bool = "cue" in rule.compiled.groupindex) -> str:
+            if not cue or match.group("cue") is None:
+                return " " * len(match.group())
+            start, end = (i - match.start() for i in match.span("cue"))
+            return match.group()[:start] + " " * (end - start) + match.group()[end:]
+
+        low = rule.compiled.sub(blank, low)
+    return low
+
+
+@slow
+@given(texts)
+def test_masked_text_is_what_every_record_blanks(text: str) -> None:
+    low = text.lower()
+    forget()
+    for stage in ("not-rule", "harness"):
+        expected = _plain_masked(stage, low)
+        assert rules.masked(stage, low) == expected and rules.masked(stage, low) == expected

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from synopsis.state._memo import remembered_list
 from synopsis.state._text import cap, normalize_ws, sentences
 from synopsis.state.rules import any_match, first_match
 from synopsis.state.statements import is_rule
@@ -373,6 +374,7 @@ _CUES = (
 """Words one of which a choice needs: a fast test before the sentence patterns."""
 
 
+@remembered_list
 def assistant_choices(text: str) -> list[str]:
     """The decisions an assistant message states (see the module docstring), verbatim."""
     low = text.lower()

@@ -196,7 +196,9 @@ class ValueBook:
         self, text: str, low: str, start: int, end: int, entry_id: str | None
     ) -> None:
         """A replaced value that is not a typed one ("use X instead of Y", "不是 Y，是 X")."""
-        for rule in rules.applying("replace", low):  # not another language's records
+        for rule in rules.rules("replace"):
+            if not rule.applies_to(low):  # another language's record
+                continue
             for match in rule.compiled.finditer(low, start, end):
                 old = text[match.start("old") : match.end("old")].strip(_TRIM)
                 new = text[match.start("new") : match.end("new")].strip(_TRIM)

@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from synopsis.state._memo import remembered_list
 from synopsis.state.model import Written
 from synopsis.state.rules import (
     ENGLISH_WORDS,
@@ -144,6 +145,7 @@ _PARENTHETICAL = re.compile(r"\([^)]*\)")
 TERMINAL_SHARE = 0.6
 
 
+@remembered_list
 def attribute(text: str) -> list[Part]:
     """The parts of a user turn, in order, each with how it was written."""
     parts: list[Part] = []

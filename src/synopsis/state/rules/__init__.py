@@ -142,7 +142,7 @@ class Rule:
         """Whether ``low`` is (or has a part) in the language of this record."""
         if self.english_only:
             return foreign_language(low) is None
-        return self.gate is None or self.gate.search(low) is not None
+        return self.gate is None or self.gate in _gates_in(low)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +171,20 @@ def _modules() -> tuple[tuple[Language, tuple[Rule, ...]], ...]:
         stages = frozenset(record.stage for record in records)
         found.append((Language(info.name, detect, stages), records))
     return tuple(found)
+
+
+@cache
+def _gates() -> tuple[re.Pattern[str], ...]:
+    return tuple(language.detect for language, _ in _modules() if language.detect is not None)
+
+
+def _find_gates(low: str) -> frozenset[re.Pattern[str]]:
+    return frozenset(gate for gate in _gates() if gate.search(low) is not None)
+
+
+_gates_in = remembered(_find_gates)
+"""The gates (the languages' ``DETECT``) that find something in a text, remembered: a
+sentence is asked for every stage, and a gate search costs as much as a stage's records."""
 
 
 def languages() -> tuple[Language, ...]:
@@ -293,16 +307,13 @@ def _first_matches(stage: Stage) -> TextMemo[tuple[Rule, re.Match[str]] | None]:
     records = rules(stage)
 
     def first(low: str) -> tuple[Rule, re.Match[str]] | None:
-        gates: dict[re.Pattern[str], bool] = {}
+        gates = _gates_in(low)
         for rule in records:
             if rule.english_only:
-                if not rule.applies_to(low):
+                if foreign_language(low) is not None:
                     continue
-            elif rule.gate is not None:
-                if rule.gate not in gates:
-                    gates[rule.gate] = rule.gate.search(low) is not None
-                if not gates[rule.gate]:
-                    continue
+            elif rule.gate is not None and rule.gate not in gates:
+                continue
             match = rule.compiled.search(low)
             if match is not None:
                 return rule, match
@@ -319,24 +330,19 @@ class StagePattern:
         by_gate: dict[tuple[re.Pattern[str] | None, bool], list[str]] = {}
         for rule in records:
             by_gate.setdefault((rule.gate, rule.english_only), []).append(f"(?:{rule.pattern})")
-        parts = [
+        self._parts = [
             (gate, english_only, re.compile("|".join(sources)))
             for (gate, english_only), sources in by_gate.items()
         ]
-        # the same text is asked once per sentence (``pos``, ``endpos``): its languages
-        # are looked up once
-        self._applying: TextMemo[tuple[re.Pattern[str], ...]] = remembered(
-            lambda text: tuple(
-                joined
-                for gate, english_only, joined in parts
-                if (gate is None or gate.search(text) is not None)
-                and not (english_only and foreign_language(text) is not None)
-            )
-        )
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         first: re.Match[str] | None = None
-        for joined in self._applying(text):
+        gates = _gates_in(text)
+        for gate, english_only, joined in self._parts:
+            if gate is not None and gate not in gates:
+                continue
+            if english_only and foreign_language(text) is not None:
+                continue
             match = joined.search(text, pos, endpos)
             if match is not None and (first is None or match.start() < first.start()):
                 first = match
@@ -347,26 +353,6 @@ class StagePattern:
 def pattern(stage: Stage) -> StagePattern:
     """Every language's rules of ``stage`` as one pattern (see :class:`StagePattern`)."""
     return StagePattern(rules(stage))
-
-
-def applying(stage: Stage, low: str) -> tuple[Rule, ...]:
-    """The rules of ``stage`` that apply to ``low`` (:meth:`Rule.applies_to`), in order
-    (remembered per text: a message is asked once per sentence)."""
-    return _applying(stage)(low)
-
-
-@cache
-def _applying(stage: Stage) -> TextMemo[tuple[Rule, ...]]:
-    records = rules(stage)
-
-    def applying_rules(low: str) -> tuple[Rule, ...]:
-        gates: dict[re.Pattern[str] | None, bool] = {None: True}
-        for rule in records:
-            if rule.gate not in gates:
-                gates[rule.gate] = rule.applies_to(low)
-        return tuple(rule for rule in records if gates[rule.gate])
-
-    return remembered(applying_rules)
 
 
 def any_match(stage: Stage, low: str) -> bool:
@@ -386,6 +372,8 @@ def _maskers(stage: Stage) -> TextMemo[str]:
 
 
 def _masked(stage: Stage, low: str) -> str:
+    if first_match(stage, low) is None:  # (most texts): nothing to blank
+        return low
     for rule in rules(stage):
         if not rule.applies_to(low) or rule.compiled.search(low) is None:
             continue
