@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from synopsis._js import js_stringify, utf16_len
@@ -123,11 +124,18 @@ class PiEstimate:
 # Hangul compatibility jamo, enclosed and compatibility CJK, ideographs (and extension A),
 # Hangul syllables and jamo extensions, compatibility ideographs and forms, fullwidth
 # forms; astral ideographs (extensions B and later) separately, as they are two UTF-16 units.
-_CJK = re.compile(
+# Compiled on first use: the classes take longer to compile than the rest of the
+# module to load, and most processes (a CLI command, Pi's estimate) never count CJK text.
+_CJK = (
     "[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u9fff\ua960-\ua97f\uac00-\ud7ff"
     "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]"
 )
-_CJK_ASTRAL = re.compile("[\U00020000-\U0003ffff]")
+_CJK_ASTRAL = "[\U00020000-\U0003ffff]"
+
+
+@cache
+def _cjk_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(_CJK), re.compile(_CJK_ASTRAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +166,9 @@ class CjkAwareEstimate:
         if text.isascii():
             return len(text)
         extra = 4 * self.tokens_per_char
-        bmp = len(_CJK.findall(text))
-        astral = len(_CJK_ASTRAL.findall(text))
+        cjk, cjk_astral = _cjk_patterns()
+        bmp = len(cjk.findall(text))
+        astral = len(cjk_astral.findall(text))
         return utf16_len(text) + bmp * (extra - 1) + astral * (extra - 2)
 
     def count(self, message: Any) -> int:

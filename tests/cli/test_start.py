@@ -37,6 +37,7 @@ HEAVY = (
     "synopsis.cli.eval",
     "synopsis.cli.demo",
     "synopsis.cli._status",
+    "hashlib",  # (OpenSSL's loading costs more than a small module): only a migration hashes
 )
 """Modules (and their submodules) that ``tree`` and ``context`` on a file do not need."""
 

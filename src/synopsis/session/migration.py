@@ -10,7 +10,6 @@ now ``custom``. Migration changes the dicts it is given and nothing on disk.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +51,8 @@ def migrate_entries(
 
 def _derived_ids(session_id: str) -> Callable[[], str]:
     """8-hex-character ids from the session id and a counter: the same file, the same ids."""
+    import hashlib  # here: loading it costs a CLI start more than the rest of this module
+
     count = 0
 
     def next_id() -> str:
