@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from synopsis.state._patterns import lower_same
+from synopsis.state._retire import retire_line, stale_note
 from synopsis.state._text import (
     contains_value,
     normalize_ws,
@@ -36,7 +37,6 @@ from synopsis.state.render import (
     is_pinned_fact,
     is_pinned_identifier,
     pinned_goals,
-    stale_note,
 )
 from synopsis.state.sections import (
     CHECKPOINT_ORDER,
@@ -554,7 +554,11 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
             changes.append(GuardChange("marked", "superseded", body, section))
             continue
         if not stated:
-            keep.append(line)
+            shown = line if line.startswith("#") else retire_line(line, stale, retired)
+            if shown is None:  # an earlier cut of a retired statement
+                changes.append(GuardChange("marked", "superseded", body, section))
+            else:
+                keep.append(shown)
             continue
         changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
         if (
@@ -562,5 +566,11 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
             or not states_stale_outside_code(line, stale)
             or (section.startswith("Constraints") and not out_of_date(line, stale))
         ):  # a rule that holds another value of its own keeps it, the old one cut
-            keep.append(stale_note(line, stale))
+            shown = (
+                stale_note(line, stale)
+                if line.startswith("#")
+                else retire_line(line, stale, retired)
+            )
+            if shown is not None:
+                keep.append(shown)
     return "\n".join(keep)

@@ -36,10 +36,10 @@ from synopsis.state._progress import (
     statement_words,
     states_done,
 )
+from synopsis.state._retire import retire_line, stale_note
 from synopsis.state._text import (
     clip,
     contains_value,
-    cut_value,
     digest,
     normalize_ws,
     one_line,
@@ -223,18 +223,6 @@ def fact_line(text: str) -> str:
     return FACT_LABEL + one_line(without_old_values(text))
 
 
-def stale_note(text: str, stale: dict[str, str]) -> str:
-    """``text`` without the replaced values it states: each is cut together with the word
-    that marks it as old ("134, not 120" → "134"), else replaced by "…". Corrected
-    information leaves the checkpoint; the state keeps it, with its provenance, for audit."""
-    if not stale:
-        return text
-    for old in stale:
-        if contains_value(text, old):
-            text = cut_value(text, old)
-    return text
-
-
 def render_state(
     state: WorkingState,
     *,
@@ -255,13 +243,17 @@ def render_state(
     items = list(_state_items(state, stale, layout))
     if previous_summary:
         items = _merge_previous(items, previous_summary, state, stale)
-    if stale:  # a replaced value still named (history, a correction) leaves the text
+    retired = state.retired_texts()
+    if stale or retired:  # what a correction retired leaves every line, in every section
         items = [
-            replace(i, text=stale_note(i.text, stale))
+            replace(i, text=shown)
             for i in items
-            if i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
-            or i.text.startswith(_STATEMENT_LABELS)  # a statement keeps its other values
-            or not states_stale_outside_code(i.text, stale)
+            if (
+                i.priority >= P_BLOCKED  # an open failure or a pinned goal stays, cut
+                or i.text.startswith(_STATEMENT_LABELS)  # a statement keeps its other values
+                or not states_stale_outside_code(i.text, stale)
+            )
+            and (shown := retire_line(i.text, stale, retired)) is not None
         ]
     words = _focus_words(focus)
     if focus and focus.strip() and layout != "branch":
