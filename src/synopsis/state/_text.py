@@ -187,6 +187,28 @@ _OLD_MARK = re.compile(
 )
 
 
+_CONTRAST = re.compile(
+    r"(?:\b(?:not|rather than|instead of|no longer|nicht|statt|anstatt|anstelle von|no|"
+    r"en lugar de|en vez de|pas|au lieu de|não|em vez de|non|invece di|не|вместо)\s+"
+    r"(?:(?:the|um|am|a las|à|às|le|el|la|в)\s+)?|(?:不是|而不是|不再是|并非)\s*)$",
+    re.IGNORECASE,
+)
+"""The words that set a value against the one it replaces ("16:00, not 14:00", "nicht um
+9:30", "不是下午 2 点"), right before the old value. "from" is not among them: "from 9:00
+to 17:00" is a range, not a correction."""
+
+
+def marked_old(text: str, value: str) -> bool:
+    """Whether ``text`` sets ``value`` against another as the old one (see
+    :data:`_CONTRAST`), wherever it stands in it."""
+    at = find_value(text, value)
+    while at >= 0:
+        if _CONTRAST.search(text, 0, at) is not None:
+            return True
+        at = find_value(text, value, at + 1)
+    return False
+
+
 def cut_value(text: str, value: str) -> str:
     """``text`` with each whole-token ``value`` removed: with the word before it that marks
     it as the old one ("not", "from", "不是"), else replaced by "…"."""

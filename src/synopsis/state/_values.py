@@ -140,13 +140,16 @@ class ValueBook:
             return  # this very statement was merged before
         if supersede and slot is not None:
             normal = _normal(item.kind, item.value)
-            for other in list(self.identifiers.values()):
-                if (
-                    other.slot == slot
-                    and other.superseded_by is None
-                    and other.value != item.value
-                    and _normal(other.kind, other.value) != normal
-                ):
+            others = [
+                other
+                for other in self.identifiers.values()
+                if other.slot == slot
+                and other.superseded_by in (None, item.value)  # (ranked with those it replaced)
+                and other.value != item.value
+                and _normal(other.kind, other.value) != normal
+            ]
+            for other in _most_about(others, _clause_words(context, item.value)):
+                if other.superseded_by is None:
                     self.identifiers[other.value] = replace(other, superseded_by=item.value)
         asserted = (entry_id,) if entry_id is not None else ()
         if record is None:
@@ -462,3 +465,30 @@ def diff_replacements(text: str) -> list[tuple[str, str]]:
     pair_up()
     # a short number ("2" → "16") is too common to retire everywhere it is written
     return [(old, new) for old, new in pairs if len(old) >= _MIN_RETIRED and old != new and new]
+
+
+_CLAUSE = re.compile(r"[,;:，；：。]|\s(?:and|but|while|und|aber|y|et|e|и)\s|和|而")
+_CLAUSE_WORD = re.compile(r"[^\W\d_]{4,}|[\u4e00-\u9fff]{2}")
+
+
+def _clause_words(context: str, value: str) -> set[str]:
+    """The words of the clause of ``context`` that holds ``value`` (what it is about)."""
+    at = context.find(value)
+    if at < 0:
+        return set()
+    starts = [m.end() for m in _CLAUSE.finditer(context, 0, at)]
+    after = _CLAUSE.search(context, at + len(value))
+    clause = context[starts[-1] if starts else 0 : after.start() if after else len(context)]
+    return {word.lower() for word in _CLAUSE_WORD.findall(clause)}
+
+
+def _most_about(others: list[Identifier], words: set[str]) -> list[Identifier]:
+    """Of the values a new one of their slot would replace, those whose clause is most
+    about what the new one's is: "the staging proxy now listens on 9091" replaces the
+    staging proxy's port, not the production proxy's named beside it. All of them when
+    no clause says more than another."""
+    if len(others) < 2 or not words:
+        return others
+    overlap = [len(words & _clause_words(o.context, o.value)) for o in others]
+    best = max(overlap)
+    return [o for o, n in zip(others, overlap, strict=True) if n == best] if best else others

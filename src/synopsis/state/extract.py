@@ -30,7 +30,9 @@ from synopsis.state._relied import ReliedLines
 from synopsis.state._snapshots import split_snapshot
 from synopsis.state._text import (
     MAX_SENTENCE,
+    contains_value,
     digest,
+    marked_old,
     normalize_ws,
     prose,
     sentences,
@@ -372,6 +374,7 @@ class _Builder:
             self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
         self.values.contrasted(prose(typed))
+        self._contrasts(prose(typed))
         if any_match("rewrite", low):
             self._history(_history.Rewrite("all", "a history rewrite the user made"), None)
         elif any_match("undo", low):
@@ -551,6 +554,25 @@ class _Builder:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
 
+    def _contrasts(self, text: str) -> None:
+        """A value set against the one it replaces, in one sentence and whoever says it
+        ("it has to be 16:00, not 14:00", "是下午 4 点，不是下午 2 点", "um 11:15, nicht um
+        9:30"): the old one is retired wherever it was said — a report of the assistant, a
+        request, a choice — even where no statement of it is linked to this one (the
+        statement-level update, :meth:`_supersede`, finds those it can)."""
+        for start, end in sentences(text):
+            sentence = text[start:end]
+            values = st.value_classes(sentence)
+            if len(values) < 2:
+                continue
+            old = {v for _, v in values if marked_old(sentence, v)}
+            for kind, value in values:
+                if value not in old:
+                    continue
+                new = next((v for k, v in values if k == kind and v not in old), None)
+                if new is not None and new != value and value not in new:
+                    self.values.retire(value, new)
+
     def _add_fact(self, fact: Fact) -> None:
         key = normalize_ws(fact.text)
         if key not in self.facts and key not in self.constraints:
@@ -574,12 +596,19 @@ class _Builder:
         if st.keeps_value(pat.lower_same(sentence)):
             return []
         new_values = st.value_classes(sentence)
+        # a value the update names as the old one ("04:15, not 01:30") is what it
+        # replaces, not one it states again: the statements that hold it are the old ones
+        old_here = {v for _, v in new_values if marked_old(sentence, v)}
+        if any(v not in old_here for _, v in new_values):
+            new_values = [(c, v) for c, v in new_values if v not in old_here]
+        else:
+            old_here = set()
         if not new_values:  # "we'll be 15 in total": a bare number restates a numeric value
             new_values = [("number", n) for n in st.bare_numbers(sentence)[:1]]
         if not new_values:
             return []
         replaced_rules: list[str] = []
-        named_old = st.replaced_numbers(sentence)
+        named_old = st.replaced_numbers(sentence) | old_here
         marker = entry_id or "a later statement"
         words = _subject_words(sentence)
         restated = {v for _, v in new_values} | set(kept)
@@ -612,6 +641,8 @@ class _Builder:
             if not candidates:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
+            named = [c for c in candidates if any(contains_value(c[2], v) for v in old_here)]
+            about = named or about  # the statements that hold the value it names as old
             if slot == "number":  # a bare number needs its subject, or the old value
                 about = [
                     c
@@ -751,6 +782,7 @@ class _Builder:
             self._pending(said, _progress.pending_steps(words), closing=closing, text=text)
             self.values.values(text, entry_id, "assistant", NOT_FROM_ASSISTANT, exclude=True)
             self.values.contrasted(words)
+            self._contrasts(words)
             # read once: merged again, it would give up failures that came after it
             if (
                 not known
@@ -981,8 +1013,11 @@ def _replaced_values(
     values = [v for c, v in old_values if same(c) and not _said(v, restated)]
     if len(values) < 2:
         return set(values)
-    about = {v for v in values if words & _subject_words(_clause_of(old_text, v))}
-    return about or set(values)
+    # the clauses most about it: "the staging proxy now listens on 9091" replaces the
+    # staging proxy's port, not the production proxy's named in the same sentence
+    overlap = {v: len(words & _subject_words(_clause_of(old_text, v))) for v in values}
+    best = max(overlap.values())
+    return {v for v, n in overlap.items() if n == best} if best else set(values)
 
 
 def _clause_of(text: str, value: str) -> str:

@@ -1,0 +1,182 @@
+"""Retirement (issue 11, item 5): once a value is corrected, no section of the checkpoint
+states it — not the assistant's report of it, not a request or a choice that quotes it,
+not a line an earlier checkpoint cut from a superseded statement — while the state keeps
+it, with what replaced it, for audit. Values about different subjects both stay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synopsis.eval.labels import contains
+from synopsis.state import extract_working_state, render_state
+from synopsis.state._retire import retire_line
+from synopsis.state.guard import guard_summary
+from synopsis.state.model import Fact, Identifier, WorkingState
+from tests.state.builders import say, user
+
+
+def _rendered(*messages: dict[str, Any]) -> tuple[str, str]:
+    state = extract_working_state(list(messages))
+    return render_state(state), json.dumps(state.to_json(), ensure_ascii=False)
+
+
+def test_a_time_set_against_the_old_one_leaves_the_assistants_report() -> None:
+    text, details = _rendered(
+        user("Book the small meeting room for the design review."),
+        say("Done: I booked room 305 on the 3rd floor for 14:00."),
+        user("Wrong time: the booking should be at 16:00 instead of 14:00."),
+        say("Fixed: room 305 is now booked for 16:00."),
+    )
+    assert contains(text, "16:00")
+    assert not contains(text, "14:00"), text
+    assert "14:00" in details  # kept for audit, with what replaced it
+
+
+def test_a_chinese_correction_retires_the_time_the_assistant_reported() -> None:
+    text, details = _rendered(
+        user("帮我订个会议室，开设计评审会。"),
+        say("已经把会议室订在 3 楼 305，时间是下午 2 点。"),
+        user("时间不对，是下午 4 点，不是下午 2 点。"),
+        say("好的，已改成下午 4 点。"),
+    )
+    assert contains(text, "下午 4 点")
+    assert not contains(text, "下午 2 点"), text
+    assert "下午 2 点" in details
+
+
+def test_a_german_correction_retires_the_old_pickup_time() -> None:
+    text, _ = _rendered(
+        user("Organisiere bitte die Abholung vom Flughafen."),
+        say("Erledigt: die Abholung ist am Freitag um 9:30 gebucht."),
+        user("Korrektur: die Abholung ist um 11:15, nicht um 9:30."),
+        say("Verstanden, ich habe sie auf 11:15 geändert."),
+    )
+    assert contains(text, "11:15")
+    assert not contains(text, "9:30"), text
+
+
+def test_a_spanish_correction_retires_the_old_appointment_time() -> None:
+    text, _ = _rendered(
+        user("Pide cita en el taller para revisar los frenos."),
+        say("Listo: la cita en el taller queda para las 10:45."),
+        user("Me equivoqué de hora: la cita es a las 12:30, no a las 10:45."),
+        say("Entendido, la he cambiado a las 12:30."),
+    )
+    assert contains(text, "12:30")
+    assert not contains(text, "10:45"), text
+
+
+def test_correcting_one_of_two_ports_said_together_keeps_the_other() -> None:
+    text, _ = _rendered(
+        user("The staging proxy listens on port 8081 and the production proxy on port 8443."),
+        say("Noted, I'll use those."),
+        user("Correction: the staging proxy now listens on port 9091."),
+        say("Got it."),
+    )
+    assert contains(text, "9091")
+    assert contains(text, "8443"), text  # the production proxy's port is still true
+    assert not contains(text, "8081"), text
+
+
+_OLD = "The search cluster runs elastic seven, use elasticsearch:7.17.9 for the test container"
+_CORRECTED = WorkingState(
+    facts=(
+        Fact(_OLD, "e1", classes=("version",), superseded_by="e3"),
+        Fact("Recreate the container on elasticsearch:8.12.2.", "e3", classes=("version",)),
+    ),
+    identifiers=(
+        Identifier("elasticsearch:7.17.9", "version", "e1", superseded_by="elasticsearch:8.12.2"),
+        Identifier("elasticsearch:8.12.2", "version", "e3"),
+    ),
+)
+_CUT_BEFORE = (
+    "## Critical Context\n"
+    "- fact: The search cluster runs elastic seven, use … for the test container\n"
+)
+"""How a checkpoint written while the correction was among the kept messages showed the
+statement: its value of a known shape cut, the old value without a shape still in it."""
+
+
+def test_a_statement_an_earlier_checkpoint_cut_leaves_the_next_one() -> None:
+    text = render_state(_CORRECTED, previous_summary=_CUT_BEFORE)
+    assert contains(text, "elasticsearch:8.12.2")
+    assert not contains(text, "elastic seven"), text
+    assert _OLD in json.dumps(_CORRECTED.to_json())  # the state keeps it for audit
+
+
+def test_the_guard_drops_a_model_summary_line_that_is_a_cut_superseded_statement() -> None:
+    summary = "## Goal\n- Keep the search container current.\n\n" + _CUT_BEFORE
+    checked = guard_summary(summary, _CORRECTED)
+    assert not contains(checked.text, "elastic seven"), checked.text
+    assert contains(checked.text, "Keep the search container current")
+
+
+def test_a_line_left_with_nothing_but_its_label_goes() -> None:
+    assert retire_line("- User chose: 14:00", {"14:00": "16:00"}, frozenset()) is None
+    shown = retire_line("- fact: lunch at 12:15, review at 14:00", {"14:00": "16:00"}, frozenset())
+    assert shown == "- fact: lunch at 12:15, review at …"
+
+
+def test_a_cut_statement_that_still_states_a_value_in_force_stays() -> None:
+    retired = frozenset({"She leaves school at 4:30 and has piano at 10:00 on Saturday."})
+    line = "- fact: She leaves school at 4:30 and has piano at … on Saturday."
+    assert retire_line(line, {"10:00": "15:00"}, retired) == line
+
+
+# --- hypothesis: whatever the words, the old value is nowhere ------------------------------
+
+_TIMES = st.tuples(st.integers(6, 21), st.sampled_from(["00", "15", "30", "45"])).map(
+    lambda t: f"{t[0]}:{t[1]}"
+)
+_HISTORIES = {
+    "en": (
+        "Please set up the call with the supplier, {other} is our lunch break.",
+        "Done: the supplier call is booked for {old}.",
+        "That's wrong, the supplier call has to be at {new}, not {old}.",
+        "Fixed, the supplier call is now at {new}.",
+    ),
+    "zh": (
+        "帮我安排和供应商的电话会，{other} 是午休。",
+        "已经把供应商电话会定在 {old}。",
+        "时间不对，电话会是 {new}，不是 {old}。",
+        "好的，电话会已改到 {new}。",
+    ),
+    "de": (
+        "Bitte plane den Anruf mit dem Lieferanten, um {other} ist Mittagspause.",
+        "Erledigt: der Anruf mit dem Lieferanten ist für {old} eingetragen.",
+        "Korrektur: der Anruf ist um {new}, nicht um {old}.",
+        "Verstanden, der Anruf ist jetzt um {new}.",
+    ),
+}
+
+
+@st.composite
+def corrected(draw: st.DrawFn) -> tuple[list[dict[str, Any]], str, str, str]:
+    old, new, other = draw(st.lists(_TIMES, min_size=3, max_size=3, unique=True))
+    asked, reported, correction, confirmed = _HISTORIES[draw(st.sampled_from(sorted(_HISTORIES)))]
+    values = {"old": old, "new": new, "other": other}
+    messages = [
+        user(asked.format(**values)),
+        say(reported.format(**values)),
+        user(correction.format(**values)),
+        say(confirmed.format(**values)),
+    ]
+    return messages, old, new, other
+
+
+@settings(max_examples=40, deadline=None)
+@given(corrected())
+def test_no_section_states_a_corrected_time(
+    case: tuple[list[dict[str, Any]], str, str, str],
+) -> None:
+    messages, old, new, other = case
+    state = extract_working_state(messages)
+    text = render_state(state)
+    assert contains(text, new)
+    assert contains(text, other), text  # another slot's value is not the corrected one
+    assert not contains(text, old), text
+    assert old in json.dumps(state.to_json(), ensure_ascii=False)
