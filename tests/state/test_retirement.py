@@ -180,3 +180,46 @@ def test_no_section_states_a_corrected_time(
     assert contains(text, other), text  # another slot's value is not the corrected one
     assert not contains(text, old), text
     assert old in json.dumps(state.to_json(), ensure_ascii=False)
+
+
+# --- a corrected choice: another option named for the same thing ---------------------------
+
+
+def test_a_choice_changed_to_another_option_retires_the_old_option() -> None:
+    text, details = _rendered(
+        user("We're adding a session cache to the API. Let's use Redis for the session cache."),
+        say("I'll use Redis for the session cache, since it supports expiry natively."),
+        user("Change of plan: we'll go with Memcached for the session cache, ops runs it."),
+        say("Understood, I'll switch the session cache to Memcached."),
+    )
+    assert contains(text, "Memcached")
+    assert not contains(text, "Redis"), text
+    assert "Redis" in details
+
+
+def test_a_chinese_change_of_tool_retires_the_old_tool() -> None:
+    text, _ = _rendered(
+        user("前端用 Webpack 打包，输出到 dist 目录。"),
+        say("好的，我会用 Webpack 配置打包。"),
+        user("算了，改用 Vite 打包前端吧，速度快。"),
+        say("好的，已经换成 Vite。"),
+    )
+    assert contains(text, "Vite")
+    assert not contains(text, "Webpack"), text
+
+
+def test_an_added_option_or_the_next_target_replaces_nothing() -> None:
+    added, _ = _rendered(
+        user("Use ESLint for the frontend build checks."),
+        say("OK, ESLint is set up."),
+        user("Now also add Prettier to the frontend build checks."),
+        say("Done."),
+    )
+    assert contains(added, "ESLint") and contains(added, "Prettier")
+    moved_on, _ = _rendered(
+        user("Split `billing/invoice_view.py` into smaller modules, keep its tests green."),
+        say("Split it into three modules; tests pass."),
+        user("Now do the same for `billing/refund_view.py`."),
+        say("On it."),
+    )
+    assert contains(moved_on, "billing/invoice_view.py"), moved_on

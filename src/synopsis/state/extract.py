@@ -486,6 +486,9 @@ class _Builder:
         # each of its value-bearing sentences an update.
         updating = any(st.is_update(low[start:end]) for start, end in spans)
         message_words = _subject_words(text) if updating else set()
+        if updating:
+            for start, end in spans:
+                self._renamed(text[start:end], low[start:end])
         # values the message says stay ("Return stays the 28th"): no update of it replaces them
         kept = (
             [
@@ -553,6 +556,44 @@ class _Builder:
             else:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
+
+    def _renamed(self, sentence: str, low: str) -> None:
+        """An update that names another option for what an earlier statement named one for
+        ("we'll go with Memcached for the session cache" after "let's use Redis for the
+        session cache", "改用 Vite 打包前端" after "前端用 Webpack 打包"): the earlier
+        statement (a request, a rule, a fact, a choice) most about its subject, sharing at
+        least two words of it, that names one option the update does not, while the update
+        names one it did not, has its option retired. An addition ("also add Prettier")
+        replaces nothing."""
+        if not st.is_update(_NOW.sub("", low)) or _ADDING.search(low):
+            return  # ("now do the same for …" moves on to the next thing)
+        names = _option_names(sentence)
+        if not names:
+            return
+        words = _subject_words(_without(sentence, names))
+        said = normalize_ws(sentence)
+        earlier = [
+            text
+            for text in (
+                *self.goals,
+                *(c.text for c in self.constraints.values() if c.superseded_by is None),
+                *(f.text for f in self.facts.values() if f.superseded_by is None),
+                *self.decisions,
+            )
+            if said not in normalize_ws(text)
+        ]
+        shared = [len(words & _subject_words(_without(text, names))) for text in earlier]
+        if not shared or max(shared) < _SHARED_SUBJECT:
+            return
+        # the statement most about the same subject, the latest of those
+        text = earlier[max(range(len(earlier)), key=lambda i: (shared[i], i))]
+        named = _option_names(text)
+        old, new = named - names, names - named
+        if len(old) == 1 and len(new) == 1:
+            self.values.retire(next(iter(old)), next(iter(new)))
+            fact = self.facts.get(normalize_ws(text))
+            if fact is not None:  # what it stated was that option: the statement is replaced
+                self.facts[normalize_ws(text)] = replace(fact, superseded_by=said)
 
     def _contrasts(self, text: str) -> None:
         """A value set against the one it replaces, in one sentence and whoever says it
@@ -968,6 +1009,40 @@ _COMMON = frozenset(
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?=[T ]\d)")
+
+
+_ADDING = re.compile(r"\b(?:also|add(?:ed|ing)?|as well|too|another)\b|另外|也|还要|再加|加上")
+_SHARED_SUBJECT = 2
+_OPTION = re.compile(r"`[^`\n]{2,40}`|(?<![\w.@/-])[A-Za-z][\w.+-]*(?<![.+-])")
+
+
+_NOW = re.compile(r"\bnow\b")
+
+
+def _without(text: str, names: Iterable[str]) -> str:
+    """``text`` without the option names (their words are no part of the subject)."""
+    for name in names:
+        text = text.replace(name, " ")
+    return text
+
+
+def _option_names(sentence: str) -> set[str]:
+    """The names a sentence gives options by: code spans, and words written with a
+    capital or a digit inside the sentence (not its first word or the word after a
+    colon): "Redis", "Memcached", "`ruff`", "Vite" in "改用 Vite 打包"."""
+    found: set[str] = set()
+    for match in _OPTION.finditer(sentence):
+        word = match.group()
+        before = sentence[: match.start()].rstrip()
+        if not before or before.endswith((":", "：", ".", "!", "?")):
+            continue  # a sentence's or a clause's first word is capitalised anyway
+        if (
+            word.startswith("`")
+            or (word[0].isupper() and not word.isupper())
+            or (any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word))
+        ):
+            found.add(word.strip("`"))
+    return found
 
 
 def _rank(
