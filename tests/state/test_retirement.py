@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -223,3 +224,44 @@ def test_an_added_option_or_the_next_target_replaces_nothing() -> None:
         say("On it."),
     )
     assert contains(moved_on, "billing/invoice_view.py"), moved_on
+
+
+@pytest.mark.parametrize(
+    ("messages", "old", "new"),
+    [
+        (
+            [
+                user("Réserve une table pour le dîner d'équipe."),
+                say("C'est fait : table réservée pour 19:30 au Bistrot Lyonnais."),
+                user("Erreur de ma part : c'est 20:15, pas 19:30."),
+            ],
+            "19:30",
+            "20:15",
+        ),
+        (
+            [
+                user("Agende a entrega do sofá."),
+                say("Pronto: entrega marcada para as 9:00 de sábado."),
+                user("Na verdade é às 13:30, não às 9:00."),
+            ],
+            "9:00",
+            "13:30",
+        ),
+        (
+            [
+                user("Забронируй переговорную на завтра."),
+                say("Готово: переговорная забронирована на 11:00."),
+                user("Ошибка: нужно на 15:30, не на 11:00."),
+            ],
+            "11:00",
+            "15:30",
+        ),
+    ],
+    ids=["fr", "pt", "ru"],
+)
+def test_a_correction_in_other_languages_retires_the_reported_time(
+    messages: list[dict[str, Any]], old: str, new: str
+) -> None:
+    text, _ = _rendered(*messages)
+    assert contains(text, new)
+    assert not contains(text, old), text

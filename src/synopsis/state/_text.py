@@ -190,7 +190,7 @@ _OLD_MARK = re.compile(
 _CONTRAST = re.compile(
     r"(?:\b(?:not|rather than|instead of|no longer|nicht|statt|anstatt|anstelle von|no|"
     r"en lugar de|en vez de|pas|au lieu de|não|em vez de|non|invece di|не|вместо)\s+"
-    r"(?:(?:the|um|am|a las|à|às|le|el|la|в)\s+)?|(?:不是|而不是|不再是|并非)\s*)$",
+    r"(?:(?:the|at|on|um|am|a las|à|às|le|el|la|в|на)\s+)?|(?:不是|而不是|不再是|并非)\s*)$",
     re.IGNORECASE,
 )
 """The words that set a value against the one it replaces ("16:00, not 14:00", "nicht um

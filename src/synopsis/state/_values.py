@@ -99,13 +99,18 @@ class ValueBook:
                 news.append((item, slot))  # "from X" with nothing replacing it: a plain value
         news += [(i, s) for i, s, old in valued if old and s is None]
         news.sort(key=lambda pair: pair[0].start)
+        # a slot whose old value the sentence names ("um 17:00, nicht um 7:00") has that
+        # value replaced, not every other value of it ("um 6:00 ist Mittagspause")
+        named = {slot for item, slot, old in valued if old and slot is not None}
         for item, slot in news:
             context = sentence_around(text, item.start)
             # a correction of a slot that holds one value replaces it; of a kind of value
             # a conversation holds many of (dates, amounts), the statement it corrects is
             # found by its subject (extract's supersede), not every value of the kind
-            supersede = slot is not None and (
-                slot in pat.SINGLE_VALUED_SLOTS or (correction and slot not in _MANY_VALUED)
+            supersede = (
+                slot is not None
+                and slot not in named
+                and (slot in pat.SINGLE_VALUED_SLOTS or (correction and slot not in _MANY_VALUED))
             )
             self._assert_value(item, slot, entry_id, context, supersede)
         if correction and not replaced_any:

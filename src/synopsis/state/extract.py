@@ -611,7 +611,7 @@ class _Builder:
                 if value not in old:
                     continue
                 new = next((v for k, v in values if k == kind and v not in old), None)
-                if new is not None and new != value and value not in new:
+                if new is not None and not contains_value(new, value):  # (not "7:00" of "17:00")
                     self.values.retire(value, new)
 
     def _add_fact(self, fact: Fact) -> None:
@@ -683,6 +683,8 @@ class _Builder:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
             named = [c for c in candidates if any(contains_value(c[2], v) for v in old_here)]
+            if old_here and not named:
+                continue  # it names the value it replaces: no statement holds it (see _contrasts)
             about = named or about  # the statements that hold the value it names as old
             if slot == "number":  # a bare number needs its subject, or the old value
                 about = [
