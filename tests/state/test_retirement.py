@@ -265,3 +265,14 @@ def test_a_correction_in_other_languages_retires_the_reported_time(
     text, _ = _rendered(*messages)
     assert contains(text, new)
     assert not contains(text, old), text
+
+
+def test_a_spanish_meeting_they_moved_leaves_its_old_time() -> None:
+    text, _ = _rendered(
+        user("Prepara el informe para la revisión. La revisión es el martes a las 9:45."),
+        say("De acuerdo, tendré el informe listo para las 9:45 del martes."),
+        user("Me avisan que movieron la revisión al viernes a las 12:15."),
+        say("Entendido, el informe estará listo para el viernes a las 12:15."),
+    )
+    assert contains(text, "12:15")
+    assert not contains(text, "9:45"), text

@@ -103,10 +103,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "changed-to-es",
         "update",
-        r"\b(?:cambia(?:mos|do|lo)?|cámbialo|pasa(?:mos)?|movimos|mueve|movido|pospuesto|"
-        r"adelantado|retrasado|actualiza(?:do)?)\s+(?:[^.!?\n]{0,30}?\s)?(?:a|al|para|hasta)\b|"
-        r"\ben (?:lugar|vez) de\b|\bal final\b|\ben realidad\b|\bcorrección\b|\bperdón\b",
-        matches=("Cambiamos la reunión al jueves.", "Usa Postgres en lugar de MySQL."),
+        r"\b(?:cambia(?:mos|do|lo|ron)?|cámbialo|pasa(?:mos|ron)?|movimos|movieron|mueve|"
+        r"movido|pospuesto|pospusieron|adelantado|adelantaron|retrasado|retrasaron|"
+        r"actualiza(?:do)?)\s+(?:[^.!?\n]{0,30}?\s)?(?:a|al|para|hasta)\b|"
+        r"\ben (?:lugar|vez) de\b|\bal final\b|\ben realidad\b|\bcorrección\b|\bperdón\b|"
+        r"\bcambio de planes\b",
+        matches=("Cambiamos la reunión al jueves.", "Usa Postgres en lugar de MySQL.",
+                 "Nos pospusieron la entrega hasta el lunes."),
         misses=("La reunión es el jueves.",),
     ),
     Rule(
