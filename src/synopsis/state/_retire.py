@@ -19,7 +19,7 @@ from synopsis.state.statements import value_classes
 
 
 def stale_note(text: str, stale: dict[str, str]) -> str:
-    """``text`` without the retired values and sentences it states: each is cut together
+    """``text`` without the replaced values it states: each is cut together
     with the word that marks it as old ("134, not 120" → "134"), else replaced by "…".
     Corrected information leaves the checkpoint; the state keeps it, with its
     provenance, for audit."""

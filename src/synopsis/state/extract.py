@@ -1014,11 +1014,19 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?=[T ]\d)")
 
 
 _ADDING = re.compile(r"\b(?:also|add(?:ed|ing)?|as well|too|another)\b|另外|也|还要|再加|加上")
-_SHARED_SUBJECT = 2
-_OPTION = re.compile(r"`[^`\n]{2,40}`|(?<![\w.@/-])[A-Za-z][\w.+-]*(?<![.+-])")
-
-
+"""An option added beside the others ("also add Prettier") replaces none of them."""
 _NOW = re.compile(r"\bnow\b")
+"""Alone, "now" moves on ("now do the same for …"): no cue that an option was replaced."""
+_SHARED_SUBJECT = 2
+_OPENERS = frozenset(
+    {"always", "never", "actually", "please", "don't", "do", "make", "use", "let's", "let",
+     "the", "this", "that", "these", "those", "we", "i", "it", "its", "now", "then", "also",
+     "but", "and", "so", "no", "yes", "ok", "okay", "if", "when", "keep", "only", "just",
+     "sorry", "thanks", "hi", "hey", "what", "why", "how", "where", "which", "who"}
+)  # fmt: skip
+"""Words that open a sentence run on without its full stop ("… to ops@x Never push"):
+written with a capital, they name no option."""
+_OPTION = re.compile(r"`[^`\n]{2,40}`|(?<![\w.@/-])[A-Za-z][\w.+-]*(?<![.+-])")
 
 
 def _without(text: str, names: Iterable[str]) -> str:
@@ -1040,7 +1048,7 @@ def _option_names(sentence: str) -> set[str]:
             continue  # a sentence's or a clause's first word is capitalised anyway
         if (
             word.startswith("`")
-            or (word[0].isupper() and not word.isupper())
+            or (word[0].isupper() and not word.isupper() and word.lower() not in _OPENERS)
             or (any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word))
         ):
             found.add(word.strip("`"))
