@@ -267,3 +267,35 @@ def test_a_spanish_meeting_they_moved_leaves_its_old_time() -> None:
     )
     assert contains(text, "12:15")
     assert not contains(text, "9:45"), text
+
+
+@pytest.mark.parametrize(("old", "new"), [("1024", "61024"), ("80", "8080"), ("443", "4430")])
+def test_a_new_number_that_holds_the_old_ones_digits_still_replaces_it(old: str, new: str) -> None:
+    # "61024" restates no "1024": the old port is a whole number, not digits of the new one
+    state = extract_working_state(
+        [
+            user(f"Bring the staging stack up, the port is {old}."),
+            say("OK."),
+            user(f"Correction: the port is {new}."),
+            say("Noted."),
+        ]
+    )
+    assert state.superseded_values() == {old: new}
+    assert not contains(render_state(state), old)
+
+
+@pytest.mark.parametrize(
+    ("first", "correction"),
+    [
+        ("Set up the demo server, the port is 7000.", "Actually the port is 7100, not 7000."),
+        ("帮我把演示服务器搭起来，端口是 7000。", "更正一下，端口改成 7100。"),
+    ],
+)
+def test_a_request_whose_value_was_corrected_is_still_the_request(
+    first: str, correction: str
+) -> None:
+    state = extract_working_state([user(first), say("OK."), user(correction), say("Noted.")])
+    text = render_state(state)
+    goal = text.split("## Goal\n", 1)[1].split("\n\n", 1)[0]
+    assert "(none)" not in goal  # the server is still to set up
+    assert not contains(text, "7000")

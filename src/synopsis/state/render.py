@@ -253,7 +253,7 @@ def render_state(
                 or i.text.startswith(_STATEMENT_LABELS)  # a statement keeps its other values
                 or not states_stale_outside_code(i.text, stale)
             )
-            and (shown := retire_line(i.text, stale, retired)) is not None
+            and (shown := _retired(i, stale, retired)) is not None
         ]
     words = _focus_words(focus)
     if focus and focus.strip() and layout != "branch":
@@ -292,6 +292,18 @@ def _matches(item: _Item, words: frozenset[str]) -> bool:
 
 
 # --- items from the state ---------------------------------------------------------------
+
+
+_REQUEST_SECTIONS = frozenset({"goal", "original_request"})
+
+
+def _retired(item: _Item, stale: dict[str, str], retired: frozenset[str]) -> str | None:
+    """``item``'s line as :func:`retire_line` leaves it — but a request stays, its replaced
+    values cut: what the user asked for is still asked when a value in it was corrected
+    ("deploy the test stack, port 1024" → "port 2048": the stack is still to deploy)."""
+    if item.section in _REQUEST_SECTIONS:
+        return stale_note(item.text, stale)
+    return retire_line(item.text, stale, retired)
 
 
 def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> Iterable[_Item]:
