@@ -1121,9 +1121,7 @@ def _said(value: str, restated: Collection[str]) -> bool:
     """Whether an update (or a sentence of its message that keeps a value) states
     ``value`` again: the same text, a part of one ("周三" of "下周三"), or the same day
     ("June 28" and "the 28th")."""
-    return any(_part_of(value, v) for v in restated) or any(
-        st.same_day(value, v) for v in restated
-    )
+    return any(_part_of(value, v) for v in restated) or any(st.same_day(value, v) for v in restated)
 
 
 def _part_of(value: str, text: str) -> bool:
