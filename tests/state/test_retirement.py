@@ -299,3 +299,33 @@ def test_a_request_whose_value_was_corrected_is_still_the_request(
     goal = text.split("## Goal\n", 1)[1].split("\n\n", 1)[0]
     assert "(none)" not in goal  # the server is still to set up
     assert not contains(text, "7000")
+
+
+@pytest.mark.parametrize(
+    ("plan", "next_request"),
+    [
+        (
+            "我在 `src/shop/pricing.py` 里改一下，再加一个测试。",
+            "帮我再检查一下 `tests/test_cart.py`，我觉得有个测试的断言写错了。",
+        ),
+        (
+            "I'll make the change in `src/shop/pricing.py` and add a test for it.",
+            "Now check `tests/test_cart.py` again, I think a test assertion there is wrong.",
+        ),
+    ],
+)
+def test_a_request_about_another_file_replaces_no_file_of_the_first(
+    plan: str, next_request: str
+) -> None:
+    # a file named later is the next thing to look at, not an option put in place of the
+    # file the work was on
+    state = extract_working_state(
+        [
+            user("我需要把 `src/shop/pricing.py` 拆成两个模块，行为和现有测试都不能变。"),
+            say(plan),
+            user(next_request),
+            say("好的，我看一下。"),
+        ]
+    )
+    assert "src/shop/pricing.py" not in state.superseded_values()
+    assert "src/shop/pricing.py" in render_state(state)

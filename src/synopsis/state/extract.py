@@ -1039,7 +1039,7 @@ def _without(text: str, names: Iterable[str]) -> str:
 def _option_names(sentence: str) -> set[str]:
     """The names a sentence gives options by: code spans, and words written with a
     capital or a digit inside the sentence (not its first word or the word after a
-    colon): "Redis", "Memcached", "`ruff`", "Vite" in "改用 Vite 打包"."""
+    colon): "Redis", "Memcached", "`ruff`", "Vite" in "改用 Vite 打包" — not files."""
     found: set[str] = set()
     for match in _OPTION.finditer(sentence):
         word = match.group()
@@ -1051,8 +1051,16 @@ def _option_names(sentence: str) -> set[str]:
             or (word[0].isupper() and not word.isupper() and word.lower() not in _OPENERS)
             or (any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word))
         ):
-            found.add(word.strip("`"))
+            name = word.strip("`")
+            if not _PATH_SHAPED.search(name):
+                found.add(name)
     return found
+
+
+_PATH_SHAPED = re.compile(r"[/\\]|\.[A-Za-z]{1,5}$")
+"""A file named in a sentence is what the work is on, not an option chosen for it: "check
+`tests/test_cart.py` again" after a request about `src/cart.py` moves to the next file,
+it replaces nothing."""
 
 
 def _rank(
