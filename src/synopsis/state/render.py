@@ -787,6 +787,17 @@ MAX_UNREFERRED_VALUES = 40
 latest this many are shown (the state keeps every one, for ``details``)."""
 
 
+def _listed(text: str, items: set[str]) -> bool:
+    """Whether ``text`` is one of the reported ``items``, also as a long item was cut to
+    ("… I had removed it from the…" lists "… I had removed it from the vars.")."""
+    if text in items:
+        return True
+    return any(
+        item.endswith("…") and len(item) > 40 and text.startswith(item[:-1].rstrip())
+        for item in items
+    )
+
+
 def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
@@ -819,7 +830,7 @@ def _context_items(
         if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
             # the assistant's report of its own work is progress, not context to look up
             # (once: a report its request lists already stands there)
-            if normalize_ws(fact.text) in listed_done:
+            if _listed(normalize_ws(fact.text), listed_done):
                 continue
             done = "early_progress" if layout == "turn_prefix" else "done"
             yield _Item(
