@@ -298,3 +298,16 @@ def test_a_middle_request_finished_with_a_report_is_one_line() -> None:
     lines = [line for line in done.splitlines() if "Renamed `legacy` to `compat`" in line]
     assert len(lines) == 1
     assert lines[0].startswith("- Finished: “Rename the `legacy` flag")
+
+
+def test_a_long_report_listed_under_its_request_is_not_listed_again() -> None:
+    # the request's "Reported done so far" cuts a long item; the statement it was cut
+    # from is the same report, not a second one
+    report = (
+        "I've moved the retry loop out of `fetch_page` into its own helper so that the timeout "
+        "and the backoff are set in one place, and the old inline loop in the crawler is gone."
+    )
+    state = extract_working_state([user("Clean up the crawler's retry handling."), say(report)])
+    text = render_state(state)
+    assert "Reported done so far: I've moved the retry loop" in text
+    assert "- Reported: I've moved the retry loop" not in text
