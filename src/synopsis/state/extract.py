@@ -1127,24 +1127,11 @@ def _clause_of(text: str, value: str) -> str:
 
 def _said(value: str, restated: Collection[str]) -> bool:
     """Whether an update (or a sentence of its message that keeps a value) states
-    ``value`` again: the same text, a part of one ("周三" of "下周三"), or the same day
-    ("June 28" and "the 28th")."""
-    return any(_part_of(value, v) for v in restated) or any(st.same_day(value, v) for v in restated)
-
-
-def _part_of(value: str, text: str) -> bool:
-    """Whether ``value`` stands in ``text`` as itself or a part of it — not as digits of a
-    longer number ("1024" is no part of "61024", "80" none of "8080")."""
-    at = text.find(value)
-    while at >= 0:
-        end = at + len(value)
-        glued = (value[0].isdigit() and at > 0 and text[at - 1].isdigit()) or (
-            value[-1].isdigit() and end < len(text) and text[end].isdigit()
-        )
-        if not glued:
-            return True
-        at = text.find(value, at + 1)
-    return False
+    ``value`` again: the same value standing whole in one ("周三" of "下周三", not "1024" of
+    "61024"), or the same day ("June 28" and "the 28th")."""
+    return any(contains_value(v, value) for v in restated) or any(
+        st.same_day(value, v) for v in restated
+    )
 
 
 def _subject_words(text: str) -> set[str]:
