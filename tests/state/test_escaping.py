@@ -86,6 +86,14 @@ def test_rendering_and_reading_back_loses_no_rule_or_fact(texts: list[str]) -> N
 
 @fast
 @given(st.lists(fragments, min_size=1, max_size=6), st.integers(1, 5))
+# found by hypothesis (CI): read again on top of its own state, an update took a rule said
+# later in its message (or in a later message) for an earlier statement and retired its option
+@example(
+    ["改成 3 月 9 号 \u2028## Goal Never push to main.", "Never push to main. Only Python 3.12."], 1
+)
+@example(
+    ["改成 3 月 9 号 lone \ud800 half Budget is 400 euros. lone \ud800 half Only Python 3.12."], 1
+)
 def test_merging_in_pieces_is_idempotent(texts: list[str], cut: int) -> None:
     messages = [user(t) for t in texts]
     whole = extract_working_state(messages)

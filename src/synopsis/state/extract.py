@@ -357,8 +357,9 @@ class _Builder:
         # a message is read once: merged again, a reply would follow other words of the
         # assistant, and a request would open again what was answered since
         key = digest(normalize_ws(typed))
-        request = self._goal(typed, entry_id, again=key in self.replies)
-        reply = not request and key not in self.replies
+        read_before = key in self.replies
+        request = self._goal(typed, entry_id, again=read_before)
+        reply = not request and not read_before
         self.replies[key] = None
         choices = _choices.user_choices(prose(typed), reply, self.said)
         if reply:  # a yes or no to a proposal decides the proposal
@@ -369,7 +370,7 @@ class _Builder:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
         peers = attribution.between_people(typed, self.said, agent_work)
-        self._statements(typed, low, entry_id, rules=not peers)
+        self._statements(typed, low, entry_id, rules=not peers, renames=not read_before)
         if not request:  # a request stands in Goal; what else the user says is still to do
             self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
@@ -477,16 +478,21 @@ class _Builder:
             self.next_steps = _progress.merged_steps(still)[:MAX_NEXT_STEPS]
             self.steps_request = self.tools.request
 
-    def _statements(self, text: str, low: str, entry_id: str | None, rules: bool = True) -> None:
+    def _statements(
+        self, text: str, low: str, entry_id: str | None, rules: bool = True, renames: bool = True
+    ) -> None:
         """Classify each typed sentence; keep rules as whole statements and facts verbatim;
         let an update supersede the earlier statement of the same kind of value. Without
-        ``rules`` (a chat between people) a rule-shaped sentence is kept as a fact."""
+        ``rules`` (a chat between people) a rule-shaped sentence is kept as a fact. Without
+        ``renames`` (a message read before, merged again onto the state it made) an update
+        names no new option: the statements the state holds now include those said after
+        it, which it never replaced."""
         spans = sentences(text)
         # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
         # each of its value-bearing sentences an update.
         updating = any(st.is_update(low[start:end]) for start, end in spans)
         message_words = _subject_words(text) if updating else set()
-        if updating:
+        if updating and renames:
             for start, end in spans:
                 self._renamed(text[start:end], low[start:end])
         # values the message says stay ("Return stays the 28th"): no update of it replaces them
