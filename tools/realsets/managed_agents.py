@@ -9,7 +9,9 @@ The grader's verdict (``outcome_evaluation_end``, its ``explanation``) reaches t
 feedback, so it is a user turn, and so is ``user`` / ``interrupt``. Thinking events (their
 text is not recorded), model-request spans, status and usage events are dropped.
 
-    python3 tools/realsets/managed_agents.py TRANSCRIPT.jsonl FIRST_LINE LAST_LINE OUT.json [REAL=FAKE …]
+    python3 tools/realsets/managed_agents.py TRANSCRIPT.jsonl FIRST LAST OUT.json [REAL=FAKE …]
+
+(FIRST and LAST are line numbers.)
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ def _user_text(event: dict[str, Any]) -> str:
         rubric = (raw.get("rubric") or {}).get("content") or ""
         return f"{raw.get('description') or ''}\n\nRubric:\n{rubric}".strip()
     if event.get("kind") == "outcome_evaluation_end":
-        return f"(outcome evaluation: {raw.get('result') or 'done'})\n{raw.get('explanation') or ''}"
+        verdict = raw.get("result") or "done"
+        return f"(outcome evaluation: {verdict})\n{raw.get('explanation') or ''}"
     if event.get("kind") == "interrupt":
         return "(the user interrupted the session)"
     return str(event.get("content") or "")
