@@ -15,27 +15,25 @@ bookkeeping lines (``queue-operation``, ``file-history-snapshot``, ``ai-title``,
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, scrub_arguments, trim, write_turns
+from common import (
+    Scrubber,
+    blocks_text,
+    clean,
+    close_open_calls,
+    convert_jsonl,
+    scrub_arguments,
+    trim,
+)
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
 
 
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content or []:
-        if isinstance(block, dict) and block.get("type") == "text":
-            parts.append(str(block.get("text") or ""))
-        elif isinstance(block, dict) and block.get("type") == "image":
-            parts.append("(an image the user attached)")
-    return "\n".join(parts)
+def _text(content: Any) -> str:
+    return blocks_text(content, "(an image the user attached)")
 
 
 def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]]:
@@ -70,7 +68,7 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
         for block in blocks:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 call_id = str(block.get("tool_use_id"))
-                text = trim(scrub(clean(_text_of(block.get("content")))), TOOL_LIMIT)
+                text = trim(scrub(clean(_text(block.get("content")))), TOOL_LIMIT)
                 turns.append(
                     {
                         "role": "tool",
@@ -79,7 +77,7 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
                         "text": text or "(empty result)",
                     }
                 )
-        typed = _text_of(
+        typed = _text(
             content
             if isinstance(content, str)
             else [b for b in blocks if b.get("type") != "tool_result"]
@@ -90,13 +88,5 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
     return close_open_calls(turns)
 
 
-def main(argv: list[str]) -> None:
-    source, first, last, out, *names = argv
-    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
-    lines = Path(source).read_text(encoding="utf-8").splitlines()[int(first) - 1 : int(last)]
-    events = [json.loads(line) for line in lines if line.strip()]
-    write_turns(convert(events, scrub), Path(out))
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    convert_jsonl(convert, sys.argv[1:])

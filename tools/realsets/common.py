@@ -1,4 +1,4 @@
-"""Helpers shared by the converters under tools/realsets (cases of tests/data/realdev): trimming, ANSI removal, pairing.
+"""Helpers shared by the converters under tools/realsets: trimming, ANSI removal, pairing.
 
 These scripts turn one public agent transcript into the turn list of a corpus case
 (``../shared/fixtures/fidelity/README.md``); the labels are written by hand afterwards.
@@ -127,3 +127,33 @@ def convert_export(
     scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
     text = Path(source).read_text(encoding="utf-8")
     write_turns(convert(text, int(first), int(last), scrub), Path(out))
+
+
+def blocks_text(content: Any, image_note: str) -> str:
+    """The readable text of an Anthropic-style content value: a string, or ``text`` blocks
+    (an image block becomes ``image_note``, a ``tool_reference`` names its tool)."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            parts.append(str(block.get("text") or ""))
+        elif block.get("type") == "image":
+            parts.append(image_note)
+        elif block.get("type") == "tool_reference":
+            parts.append(f"(tool reference: {block.get('tool_name')})")
+    return "\n".join(parts)
+
+
+def convert_jsonl(
+    convert: Callable[[list[dict[str, Any]], Scrubber], list[dict[str, Any]]], argv: Sequence[str]
+) -> None:
+    """The command line of a JSON-lines converter: SOURCE FIRST_LINE LAST_LINE OUT [REAL=FAKE …]
+    (the turns of the events on lines FIRST..LAST, each REAL string replaced by its FAKE)."""
+    source, first, last, out, *names = argv
+    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
+    lines = Path(source).read_text(encoding="utf-8").splitlines()[int(first) - 1 : int(last)]
+    events = [json.loads(line) for line in lines if line.strip()]
+    write_turns(convert(events, scrub), Path(out))

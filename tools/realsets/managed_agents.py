@@ -16,12 +16,10 @@ text is not recorded), model-request spans, status and usage events are dropped.
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, scrub_arguments, trim, write_turns
+from common import Scrubber, clean, close_open_calls, convert_jsonl, scrub_arguments, trim
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -86,13 +84,5 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
     return close_open_calls(turns)
 
 
-def main(argv: list[str]) -> None:
-    source, first, last, out, *names = argv
-    scrub = Scrubber(dict(pair.split("=", 1) for pair in names))
-    lines = Path(source).read_text(encoding="utf-8").splitlines()[int(first) - 1 : int(last)]
-    events = [json.loads(line) for line in lines if line.strip()]
-    write_turns(convert(events, scrub), Path(out))
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    convert_jsonl(convert, sys.argv[1:])
