@@ -32,11 +32,12 @@ TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
 
 
-def _text(content: Any) -> str:
-    return blocks_text(content, "(an image the user attached)")
+IMAGE_NOTE = "(an image the user attached)"
 
 
-def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any]]:
+def convert(
+    events: list[dict[str, Any]], scrub: Scrubber, image_note: str = IMAGE_NOTE
+) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = []
     names: dict[str, str] = {}
     last_message = None
@@ -68,7 +69,7 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
         for block in blocks:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 call_id = str(block.get("tool_use_id"))
-                text = trim(scrub(clean(_text(block.get("content")))), TOOL_LIMIT)
+                text = trim(scrub(clean(blocks_text(block.get("content"), image_note))), TOOL_LIMIT)
                 turns.append(
                     {
                         "role": "tool",
@@ -77,10 +78,11 @@ def convert(events: list[dict[str, Any]], scrub: Scrubber) -> list[dict[str, Any
                         "text": text or "(empty result)",
                     }
                 )
-        typed = _text(
+        typed = blocks_text(
             content
             if isinstance(content, str)
-            else [b for b in blocks if b.get("type") != "tool_result"]
+            else [b for b in blocks if b.get("type") != "tool_result"],
+            image_note,
         ).strip()
         if typed:
             turns.append({"role": "user", "text": trim(scrub(clean(typed)), TEXT_LIMIT)})
