@@ -31,12 +31,20 @@ def stale_note(text: str, stale: dict[str, str]) -> str:
     return text
 
 
-def retire_line(line: str, stale: dict[str, str], retired: frozenset[str]) -> str | None:
+def retire_line(
+    line: str, stale: dict[str, str], retired: frozenset[str], *, request: bool = False
+) -> str | None:
     """``line`` with the ``stale`` values cut out, or ``None`` when nothing in force is
     left of it: a line that is a ``retired`` statement, also as an earlier checkpoint
     cut it ("prod runs postgres 14, use … for the container": the old value a slot knew
     is gone, the one it did not know stays), or one whose words after its label were
-    all replaced values ("- fact: …", "- User chose: …")."""
+    all replaced values ("- fact: …", "- User chose: …").
+
+    A ``request`` line (one under Goal) never goes whole, only its replaced values: what
+    the user asked for is still asked when a value in it was corrected ("deploy the
+    test stack, port 1024" → "port 2048": the stack is still to deploy)."""
+    if request:
+        return stale_note(line, stale)
     if not stale and not retired:
         return line
     shown = stale_note(line, stale)

@@ -531,6 +531,9 @@ def _new_section(
 # --- replaced values ----------------------------------------------------------------------
 
 
+_REQUEST_TITLES = frozenset({SECTION_TITLES["goal"], SECTION_TITLES["original_request"]})
+
+
 def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> str:
     """Lines that state a replaced value: dropped when they do not state its replacement
     too, else the old value is cut out (corrected information leaves the checkpoint)."""
@@ -550,6 +553,10 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
             section = line.lstrip("#").strip()
         body = normalize_ws(split_entry_suffix(item_text(line))[0])
         stated = [old for old in stale if contains_value(line, old)]
+        if section in _REQUEST_TITLES and not line.startswith("#"):
+            keep.append(retire_line(line, stale, retired, request=True) or line)
+            changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
+            continue
         if body in retired:
             changes.append(GuardChange("marked", "superseded", body, section))
             continue

@@ -298,12 +298,8 @@ _REQUEST_SECTIONS = frozenset({"goal", "original_request"})
 
 
 def _retired(item: _Item, stale: dict[str, str], retired: frozenset[str]) -> str | None:
-    """``item``'s line as :func:`retire_line` leaves it — but a request stays, its replaced
-    values cut: what the user asked for is still asked when a value in it was corrected
-    ("deploy the test stack, port 1024" → "port 2048": the stack is still to deploy)."""
-    if item.section in _REQUEST_SECTIONS:
-        return stale_note(item.text, stale)
-    return retire_line(item.text, stale, retired)
+    """``item``'s line as :func:`retire_line` leaves it (a request keeps its line)."""
+    return retire_line(item.text, stale, retired, request=item.section in _REQUEST_SECTIONS)
 
 
 def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> Iterable[_Item]:
