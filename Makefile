@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lint typecheck unit bench clean
+.PHONY: test demo lint typecheck unit fuzz bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# the property tests with new examples on each run (the suite itself is derandomized)
+fuzz: $(STAMP)
+	SYNOPSIS_HYPOTHESIS=explore $(BIN)/pytest $$(grep -rl '@given' tests)
 
 demo: $(STAMP)
 	$(BIN)/synopsis demo
