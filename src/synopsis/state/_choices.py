@@ -29,7 +29,7 @@ from itertools import pairwise
 
 from synopsis.state._memo import remembered_list
 from synopsis.state._text import cap, normalize_ws, sentences
-from synopsis.state.rules import any_match, first_match
+from synopsis.state.rules import any_match, first_match, rules
 from synopsis.state.statements import is_rule
 
 MAX_STATEMENT = 240
@@ -508,3 +508,38 @@ def is_stated_choice(text: str) -> bool:
     ):
         return False  # a lead-in: what it leads to is not in it
     return not _OFFER_ONLY.search(stripped) and not _NARRATION.match(stripped)
+
+
+# --- the user's words in a tool result ----------------------------------------------------
+
+_PAIR = re.compile(r'"(?P<question>[^"\n]+)"\s*=\s*"(?P<answer>[^"\n]*)"')
+MAX_ASKED = 90
+"""How much of the question an answer is listed with: enough to say what it answers."""
+
+
+@remembered_list
+def tool_answers(output: str) -> list[str]:
+    """The choices a tool result carries in the user's own words (``tool-answer``
+    records): each answer to a question the agent asked through a question tool, with the
+    question it answers ("English / LTR (Recommended) — to: “How closely should we mirror
+    …”"), and the reason the user gave for rejecting a call. The result is the harness',
+    the words are the user's: what they chose, where no user message says it."""
+    low = output.lower()
+    if len(low) != len(output):  # (a lower-cased letter that changed length: no offsets)
+        return []
+    found: list[str] = []
+    for rule in rules("tool-answer"):
+        for match in rule.compiled.finditer(low):
+            groups = match.groupdict()
+            if groups.get("pairs") is not None:
+                start, end = match.span("pairs")
+                for pair in _PAIR.finditer(output, start, end):
+                    answer = normalize_ws(pair["answer"])
+                    asked = cap(normalize_ws(pair["question"]), MAX_ASKED)
+                    if answer:
+                        found.append(cap(f"{answer} — to: “{asked}”", MAX_STATEMENT))
+            elif groups.get("answer") is not None:
+                answer = normalize_ws(output[match.start("answer") : match.end("answer")])
+                if answer:
+                    found.append(cap(answer, MAX_STATEMENT))
+    return list(dict.fromkeys(found))

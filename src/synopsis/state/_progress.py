@@ -320,10 +320,19 @@ _DID = re.compile(
 def states_done(text: str) -> bool:
     """Whether a statement says something was done: the words of :data:`_DID`, or a
     ``done`` record of the statement's language ("Ho rimosso l'utente", "문서 작성을
-    완료했습니다", "J'ai ajouté le module"). A question asks; it reports nothing."""
-    if asks_user(text):
+    완료했습니다", "J'ai ajouté le module"). A question asks; it reports nothing, and so
+    does a plan — a statement that opens with what the agent is about to do ("I need to
+    add them to `.gitignore` - these are generated files": a ``plan`` record), whatever
+    its later clauses say."""
+    if asks_user(text) or opens_with_plan(text):
         return False
     return bool(_DID.search(text)) or first_match("done", text.lower()) is not None
+
+
+def opens_with_plan(text: str) -> bool:
+    """Whether a statement opens with what the agent will do next (a ``plan`` record of
+    its language: "Let me …", "I'll …", "我来 …", "Voy a …")."""
+    return first_match("plan", text.lstrip().lower()) is not None
 
 
 _ANY_ITEM = re.compile(

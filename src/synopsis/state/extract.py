@@ -297,6 +297,9 @@ class _Builder:
             name = message.get("toolName")
             tool = canonical_tool(name) if isinstance(name, str) else ""
             self._relied_on(None, self.relied.result(output, entry_id, tool))
+            for choice in _choices.tool_answers(output):  # the user's words, through a tool
+                if choice not in self.decisions and digest(choice) not in self.folded_decisions:
+                    self.decisions[choice] = Decision(choice, entry_id, "user")
             if record is not None:
                 self._history(self.tools.rewrite_of(record), record.outcome)
                 if is_subagent(record.name):  # another agent's report of its work

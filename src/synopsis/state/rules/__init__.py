@@ -60,9 +60,17 @@ Stages:
 * ``done`` — a statement that something was done ("ho aggiornato il file", "설정이
   수정되었습니다"): the assistant's report of its work, in the languages beyond the
   English, Chinese, Japanese and German words of :mod:`synopsis.state._progress`;
+* ``plan`` — a statement that opens with what the agent is about to do ("I need to add
+  …", "Let me …", "我来 …", "Ich werde …", "Voy a …"): it reports nothing done, whatever
+  its later clauses say ("… - these are generated files");
 * ``choice`` — a user's sentence that chooses ("opzione B", "vamos con la opción 2",
   "웹 앱으로 가자"): beyond the English, Chinese and Japanese words of
   :mod:`synopsis.state._choices`;
+* ``tool-answer`` — a tool result that carries the user's own words: the answers to the
+  questions the agent asked through a question tool (``"Which DB?"="SQLite"``), the reason
+  the user gave for rejecting a call, their feedback on a denied operation. Its ``answer``
+  group (with the ``question`` group, or a ``pairs`` group of quoted question=answer
+  pairs) is the user's choice (:mod:`synopsis.state.rules.harness`);
 * ``broken`` — the user's own words for a failure ("non funziona", "masih error",
   "여전히 안 돼요"): beyond the words of :mod:`synopsis.state._errors`;
 * ``automated``, ``protocol``, ``tool-result``, ``output-line``, ``output-failure``,
@@ -113,7 +121,9 @@ Stage = Literal[
     "pending",
     "request",
     "done",
+    "plan",
     "choice",
+    "tool-answer",
     "broken",
     "earlier-summary",
 ]

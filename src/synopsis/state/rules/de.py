@@ -199,4 +199,14 @@ RULES: tuple[Rule, ...] = (
                  "Nach jedem Merge das Changelog ergänzen."),
         misses=("Ich habe mir den Finger verletzt.", "Vor dem Meeting war alles gut."),
     ),
+    Rule(
+        "plans-next-de",
+        "plan",
+        r"^\W*(?:(?:jetzt|nun|zuerst|als nächstes|dann)[,:]?\s+)*"
+        r"(?:ich werde|ich muss|ich möchte|lass(?:t)? mich|wir werden|wir müssen)\b",
+        matches=("Ich werde die Tabelle anlegen, die bereits geplant wurde.",
+                 "Als nächstes lass mich die Logs prüfen."),
+        misses=("Ich habe die Tabelle angelegt.",
+                "Die Tabelle wurde angelegt, ich werde sie prüfen."),
+    ),
 )  # fmt: skip

@@ -939,4 +939,17 @@ RULES: tuple[Rule, ...] = (
         matches=("I rebased onto main, so the ids changed.", "I've squashed them into one."),
         misses=("Please rebase onto main.", "Should I squash?"),
     ),
+    Rule(
+        "plans-next-en",
+        "plan",
+        r"^\W*(?:(?:now|next|first|then|so|ok(?:ay)?|alright|great|good)[,:]?\s+)*"
+        r"(?:i(?:'|’)ll|i will|i need to|i(?:'|’)ll need to|i have to|i must|i should|"
+        r"i(?:'|’)m going to|i am going to|i(?:'|’)m about to|let me|let(?:'|’)s|"
+        r"we(?:'|’)ll|we will|we need to|we have to|we should)\b",
+        matches=("I need to register the new route - these are generated handlers.",
+                 "Now let me rerun the suite, which was fixed upstream.",
+                 "We'll have to rebuild the image once the base layer is pulled."),
+        misses=("I've registered the new route.", "The handlers are generated, so I'll skip them.",
+                "Done: the cache is cleared and I'll watch it."),
+    ),
 )  # fmt: skip

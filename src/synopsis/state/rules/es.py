@@ -238,4 +238,13 @@ RULES: tuple[Rule, ...] = (
         matches=("El formulario no funciona.", "Sigue dando error al guardar."),
         misses=("Ya funciona todo.", "No hace falta cambiarlo."),
     ),
+    Rule(
+        "plans-next-es",
+        "plan",
+        r"^\W*(?:(?:ahora|primero|luego|después|bien)[,:]?\s+)*"
+        r"(?:voy a|vamos a|necesito|tengo que|debo|déjame|procederé a)\b",
+        matches=("Voy a borrar la caché que fue generada ayer.",
+                 "Ahora necesito revisar el índice."),
+        misses=("He borrado la caché.", "La caché fue borrada; voy a revisarla."),
+    ),
 )  # fmt: skip

@@ -224,4 +224,13 @@ RULES: tuple[Rule, ...] = (
         matches=("Le déploiement ne marche pas.", "J'ai encore une erreur au démarrage."),
         misses=("Tout fonctionne maintenant.", "Ne change pas le port."),
     ),
+    Rule(
+        "plans-next-fr",
+        "plan",
+        r"^\W*(?:(?:maintenant|d'abord|ensuite|bon|alors)[,:]?\s+)*"
+        r"(?:je vais|je dois|il faut que je|nous allons|on va|laisse-moi)\b",
+        matches=("Je vais supprimer le fichier qui a été généré.",
+                 "Ensuite, on va relancer le plan."),
+        misses=("J'ai supprimé le fichier.", "Le fichier a été supprimé, je vais vérifier."),
+    ),
 )  # fmt: skip

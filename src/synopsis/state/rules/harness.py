@@ -345,4 +345,36 @@ RULES: tuple[Rule, ...] = (
         ),
         misses=("the deploy failed again", "no errors found"),
     ),
+    Rule(
+        "question-tool-answers",
+        "tool-answer",
+        r"\bansw?er(?:ed|s)?\b[^\n\"]{0,60}?[:：]\s*"
+        r"(?P<pairs>(?:\"[^\"\n]{2,400}\"\s*=\s*\"[^\"\n]{1,400}\"[,;.\s]*)+)",
+        matches=(
+            'The user answered the questions: "Which port?"="8080", "Keep the cache?"="No".',
+            'Answers received: "Ship it today or Monday?"="Monday"',
+        ),
+        misses=('config = "a" and "b"="c" in the ini', "I answered: yes"),
+    ),
+    Rule(
+        "user-answer-line",
+        "tool-answer",
+        r"(?m:^\W*(?:the )?user(?:'s)? (?:answer(?:ed)?|response|responded|replied|selected|"
+        r"picked|chose)(?: with)?\s*[:：]\s*(?P<answer>\S[^\n]{0,400}))",
+        matches=("User selected: the second layout", "The user's answer: keep both copies"),
+        misses=("The user selected a file in the tree.", "Answer: 42"),
+    ),
+    Rule(
+        "rejection-reason",
+        "tool-answer",
+        r"(?:reason for (?:the |this )?(?:rejection|denial)|provided the following (?:feedback|"
+        r"reason|comment)s?)[^:：\n]{0,40}[:：]\s*(?:<feedback>\s*)?(?P<answer>[^<\n]*\w[^<\n]{0,400})",
+        matches=(
+            "The tool use was rejected. The user provided the following reason for the "
+            "rejection:  name the table orders_v2",
+            "The user denied this operation and provided the following feedback:\n"
+            "<feedback>\nput it under docs/ instead\n</feedback>",
+        ),
+        misses=("The tool use was rejected.", "Give a reason for the change: none"),
+    ),
 )

@@ -224,4 +224,13 @@ RULES: tuple[Rule, ...] = (
         matches=("Il login non funziona ancora.", "Non vedo niente nella casella."),
         misses=("Adesso funziona tutto.", "Non vedo l'ora di provarlo."),
     ),
+    Rule(
+        "plans-next-it",
+        "plan",
+        r"^\W*(?:(?:ora|adesso|prima|poi|quindi)[,:]?\s+)*"
+        r"(?:devo|dobbiamo|vado a|sto per|lasciami|procedo a)\b",
+        matches=("Devo cancellare la cache che è stata generata.",
+                 "Ora procedo a riavviare il server."),
+        misses=("Ho cancellato la cache.", "La cache è stata cancellata, devo verificarla."),
+    ),
 )  # fmt: skip

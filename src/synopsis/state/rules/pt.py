@@ -223,4 +223,12 @@ RULES: tuple[Rule, ...] = (
         matches=("Vamos com a opção 2.", "Fico com o Postgres."),
         misses=("Qual opção você recomenda?", "Li as opções."),
     ),
+    Rule(
+        "plans-next-pt",
+        "plan",
+        r"^\W*(?:(?:agora|primeiro|depois|então)[,:]?\s+)*"
+        r"(?:vou|vamos|preciso|tenho que|deixe-me)\b",
+        matches=("Vou apagar o cache que foi gerado.", "Agora preciso revisar o índice."),
+        misses=("Apaguei o cache.", "O cache foi apagado; vou revisar."),
+    ),
 )  # fmt: skip
