@@ -370,13 +370,17 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
 
     yield from _progress_items(state, layout, order)
 
-    shown = _shown_decisions(state, stale)
-    recent = {id(d) for d in shown[-_KEPT_DECISIONS:]}
-    for decision in shown:
+    shown = _choice_texts(state, stale)
+    recent = {id(d) for d, _ in shown[-_KEPT_DECISIONS:]}
+    listed: set[str] = set()
+    for decision, text in shown:
+        if text in listed:
+            continue  # two choices of one message: the message, once
+        listed.add(text)
         if decision.source == "user":
-            line, priority = f"- User chose: {one_line(decision.text)}", P_USER_DECISION
+            line, priority = f"{_USER_CHOSE}{text}", P_USER_DECISION
         else:
-            line, priority = f"- {one_line(decision.text)}", P_DECISION
+            line, priority = f"- {text}", P_DECISION
         if id(decision) in recent:  # the latest choices are substance, not detail
             priority = P_KEPT
         yield _Item("decisions", line, priority, order())
@@ -671,6 +675,24 @@ def _shown_decisions(state: WorkingState, stale: dict[str, str]) -> list[Decisio
     ]
 
 
+def _choice_texts(state: WorkingState, stale: dict[str, str]) -> list[tuple[Decision, str]]:
+    """Each decision Key Decisions lists, with the line's words: its own — but a latest
+    choice of the user's that is part of a message they typed (a fact the checkpoint
+    keeps whole) is that whole message, so the message stands once, where a reader looks
+    for a choice ("we start with a few product lines first. Materials are out of scope."
+    is the scope chosen, not context to look up; Critical Context leaves it out)."""
+    shown = _shown_decisions(state, stale)
+    latest = {id(d) for d in shown[-_KEPT_DECISIONS:]}
+    typed = [one_line(f.text) for f in state.current_facts() if is_pinned_fact(f)]
+    found: list[tuple[Decision, str]] = []
+    for decision in shown:
+        text = one_line(decision.text)
+        if decision.source == "user" and id(decision) in latest:
+            text = next((message for message in typed if text in message), text)
+        found.append((decision, text))
+    return found
+
+
 def _is_asked(text: str, asked: list[str]) -> bool:
     """Whether a user's "choice" is all of one of their requests ("Find a room in Porto
     and hold it."): Goal states it as what was asked; a choice is made between options,
@@ -798,8 +820,8 @@ def _context_items(
     state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
-    latest = _shown_decisions(state, stale)[-_KEPT_DECISIONS:]  # kept at the size target
-    chosen = [one_line(d.text) for d in latest if d.source == "user"]
+    latest = _choice_texts(state, stale)[-_KEPT_DECISIONS:]  # kept at the size target
+    chosen = [text for d, text in latest if d.source == "user"]
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
