@@ -335,6 +335,27 @@ def opens_with_plan(text: str) -> bool:
     return first_match("plan", text.lstrip().lower()) is not None
 
 
+MAX_STEP = 200
+MIN_STEP = 30
+"""A shorter plan names too little to say more than the last call does ("Let me check.")."""
+
+
+def stated_step(said: str) -> str | None:
+    """The step the assistant last said it was taking ("I need to add the untracked files
+    to `.gitignore` - these are generated files"): the latest sentence of its words that
+    opens with a plan, capped; None when they state none (a report, a finding) or only
+    lead in to what follows ("Let me fix this:")."""
+    for start, end in reversed(sentences(said)):
+        sentence = normalize_ws(said[start:end])
+        if (
+            len(sentence) >= MIN_STEP
+            and not sentence.endswith((":", "：", "?", "？"))
+            and opens_with_plan(sentence)
+        ):
+            return clip(sentence, MAX_STEP)
+    return None
+
+
 _ANY_ITEM = re.compile(
     r"^\s{0,8}(?:[-*•+]|\d{1,2}[.)]|#{1,6})\s+(?P<item>\S.*)$|^(?P<bold>\*\*[^*\n]{3,}\*\*.*)$"
 )

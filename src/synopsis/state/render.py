@@ -33,6 +33,7 @@ from synopsis.state._progress import (
     is_follow_up,
     is_reply,
     retells_failure,
+    stated_step,
     statement_words,
     states_done,
 )
@@ -496,6 +497,12 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if current.outcome is not None:
             line = f"- Last report: {_report(current.outcome, items=not current.reported)}"
             yield _Item(in_progress, line, P_IN_PROGRESS, order())
+        elif not turn_prefix and (step := stated_step(state.last_said)):
+            # the step under way in the assistant's words: why its calls run (also after
+            # it had reported the request done and something sent it back to work) —
+            # detail the calls below also show, so it goes first when room is short (a
+            # turn prefix is followed by the rest of its turn, which says it verbatim)
+            yield _Item(in_progress, f"{_NOW}{one_line(step)}", P_DONE, order())
         key = digest(current.text)
         calls = [r for r in state.tool_calls if r.request == key]
         touched = list(dict.fromkeys(p for p in map(_touched, calls) if p))
@@ -1238,8 +1245,11 @@ def _done_since(text: str, done_keys: set[tuple[str, ...]], done_targets: list[s
     return any(t in text for t in done_targets)
 
 
+_NOW = "- Now: "
+"""The step under way in the assistant's words (a status line, recomputed each time)."""
 _RECOMPUTED = (
     "- Working on: ",
+    _NOW,
     "- Touched so far: ",
     "- Last step: ",
     "- Last report: ",
