@@ -213,6 +213,8 @@ _FACT_JOIN = "; "
 
 REPORTED_LABEL = "- Reported: "
 """An assistant's statement of work it did, as Done lists it."""
+USER_REPORTED_LABEL = "- The user reported: "
+"""A failure the user reported (in their words, or the error line they pasted)."""
 ERROR_NOTED_LABEL = "- Error noted: "
 """An assistant's statement of an error it met, as Failed Approaches lists it."""
 _STATEMENT_LABELS = (FACT_LABEL, REPORTED_LABEL, ERROR_NOTED_LABEL)
@@ -549,15 +551,39 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     # always shows ("it crashed when I …, that should never happen") is said there
     shown = [normalize_ws(t) for t in pinned_goals(state)]
     shown += [normalize_ws(c.text) for c in state.current_constraints()]
+    pasted, _ = _pasted_failures(state)  # listed from the facts, at their rank
+
+    def said_elsewhere(approach: Decision) -> bool:
+        text = normalize_ws(approach.text)
+        return any(text in line for line in (*shown, *pasted))
+
     approaches = _one_telling(
-        a
-        for a in state.failed_approaches
-        if a.source != "user" or not any(normalize_ws(a.text) in text for text in shown)
+        a for a in state.failed_approaches if a.source != "user" or not said_elsewhere(a)
     )
     for index, approach in enumerate(approaches):
         latest = index >= len(approaches) - _KEPT_FAILURES
-        said = f"The user reported: {approach.text}" if approach.source == "user" else approach.text
-        yield _Item(failed, f"- {said}", P_KEPT if latest else P_APPROACH, order())
+        said = (
+            f"{USER_REPORTED_LABEL}{approach.text}"
+            if approach.source == "user"
+            else f"- {approach.text}"
+        )
+        yield _Item(failed, said, P_KEPT if latest else P_APPROACH, order())
+
+
+def _pasted_failures(state: WorkingState) -> tuple[set[str], set[str]]:
+    """The failure lines of the output the user pasted ("Error: listen EADDRINUSE …"): a
+    failure of the work they report, listed under Failed Approaches once — as the failure
+    the user reported where that one holds the line (with the frame under it), else from
+    the fact, which keeps the rank a pasted line has (:func:`_context_items`). Returns
+    (the lines listed from the facts, the lines a reported failure holds)."""
+    reported = [normalize_ws(a.text) for a in state.failed_approaches if a.source == "user"]
+    lines = {
+        normalize_ws(f.text)
+        for f in state.current_facts()
+        if f.source == "user" and f.written == "pasted" and states_failure(f.text)
+    }
+    held = {line for line in lines if any(line in text for text in reported)}
+    return lines - held, held
 
 
 def _one_telling(approaches: Iterable[Decision]) -> list[Decision]:
@@ -834,6 +860,7 @@ def _context_items(
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
     latest_pasted = {id(f) for f in pasted[-_KEPT_FAILURES:]}
     listed_done = {normalize_ws(item) for goal in state.goals for item in goal.reported}
+    pasted_failures, reported_failures = _pasted_failures(state)
     output = [f for f in state.current_facts() if f.source == "tool"]
     repeated = _earlier_of_series([(id(f), _shape(f.text)) for f in output if _shape(f.text)])
     for fact in state.current_facts():
@@ -866,6 +893,14 @@ def _context_items(
             # an error the assistant met is where the work ran into something
             failed = "early_progress" if layout == "turn_prefix" else "failed"
             line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
+            yield _Item(failed, line, priority, order())
+            continue
+        if layout != "branch" and normalize_ws(fact.text) in reported_failures:
+            continue  # Failed Approaches lists the failure the user reported with it
+        if layout != "branch" and normalize_ws(fact.text) in pasted_failures:
+            # an error the user pasted is a failure of the work they report
+            failed = "early_progress" if layout == "turn_prefix" else "failed"
+            line = USER_REPORTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(failed, line, priority, order())
             continue
         yield _Item(section, fact_line(fact.text), priority, order(), fact.entry_id)
