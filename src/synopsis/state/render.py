@@ -716,7 +716,12 @@ def _choice_texts(state: WorkingState, stale: dict[str, str]) -> list[tuple[Deci
     is the scope chosen, not context to look up; Critical Context leaves it out)."""
     shown = _shown_decisions(state, stale)
     latest = {id(d) for d in shown[-_KEPT_DECISIONS:]}
-    typed = [one_line(f.text) for f in state.current_facts() if is_pinned_fact(f)]
+    asked = {one_line(g.text) for g in state.goals}  # a request stands under Goal, whole
+    typed = [
+        said
+        for f in state.current_facts()
+        if is_pinned_fact(f) and (said := one_line(f.text)) not in asked
+    ]
     found: list[tuple[Decision, str]] = []
     for decision in shown:
         text = one_line(decision.text)
