@@ -191,6 +191,7 @@ def test_guard_leaves_no_pinned_fact_out_and_is_idempotent(messages: list[Any], 
 @given(st.lists(good_messages, max_size=10))
 @example([user("不是 instead of cus_Ab12Cd34Ef 不是")])  # a fact a goal states whole
 @example([user("Friday"), user("Now Friday")])
+@example([user("Never Never 2026-03-01"), user("Now Friday")])  # a request that is a retired rule
 def test_the_guard_finds_nothing_to_fix_in_an_embedded_summary(messages: list[Any]) -> None:
     request = SummaryRequest(SummaryKind.HISTORY, "", messages, max_tokens=100_000)
     text = asyncio.run(EmbeddedSummarizer().summarize(request)).text
