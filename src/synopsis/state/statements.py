@@ -142,10 +142,32 @@ _LABEL_START = re.compile(
 )
 
 
+BRIEF_CHARS = 700
+"""Typed text this long in one message is a brief: the specification of one piece of
+work, whose "should"s are that work's requirements (see :func:`is_requirement`)."""
+
+
+def is_requirement(sentence_low: str) -> bool:
+    """Whether a rule sentence states a requirement of the work asked for rather than a
+    standing rule: its rule words are only an obligation laid on the thing being built
+    ("the export should keep the header", "Buton basılınca renk değiştirmeli") or the
+    emphasis on a step ("make sure the cache is warmed"), the ``requirement`` records.
+    In a brief such sentences are the request's content, one after another; a standing
+    word ("never", "asla", "only") or a prohibition beside them keeps the sentence a rule."""
+    return not is_rule(rules_masked("requirement", sentence_low))
+
+
 def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[SentenceKind]:
     """:func:`classify` of each sentence, with the items of a list under a line that
-    announces rules ("Requirements:\n1. …\n2. …") taken as rules — until a blank line."""
+    announces rules ("Requirements:\n1. …\n2. …") taken as rules — until a blank line;
+    in a brief (:data:`BRIEF_CHARS`), a requirement of the work (:func:`is_requirement`)
+    is no rule but a statement of the user's, kept as a fact ("it should work the other
+    way round" is also how a user reports a fault)."""
     kinds = [classify(text[start:end], low[start:end]) for start, end in spans]
+    if len(text) >= BRIEF_CHARS:
+        for index, (start, end) in enumerate(spans):
+            if kinds[index] == "rule" and is_requirement(low[start:end]):
+                kinds[index] = "fact"  # what the user said of the work, kept as said
     under_label = on_label_line = False
     for index, (start, end) in enumerate(spans):
         if index:

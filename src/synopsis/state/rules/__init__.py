@@ -29,6 +29,12 @@ Stages:
 * ``fault-report`` — a sentence that tells what goes wrong ("it should list them, but it
   only shows one", "it exits without writing the file"): its rule words describe the
   fault, so it is blanked like a ``not-rule`` match, and it is a failure the user reports;
+* ``requirement`` — an obligation laid on the thing being built, not on the one
+  addressed ("the button should turn green", "Buton … olmalı", "der Export muss …"), and
+  the emphasis on a step ("make sure to", "kesinlikle ekle"): in a long brief (the
+  specification of one piece of work) it is part of that request, so it is blanked
+  like a ``not-rule`` match there (:func:`synopsis.state.statements.classify_all`); a
+  standing word beside it ("never", "asla", "nie") still makes the sentence a rule;
 * ``specific`` — a word that makes a declarative sentence a fact worth keeping
   verbatim (a place, a version, a named environment …);
 * ``update`` — a sentence that changes an earlier value ("moved it to", "改到");
@@ -96,6 +102,7 @@ Stage = Literal[
     "rule",
     "not-rule",
     "fault-report",
+    "requirement",
     "specific",
     "update",
     "correction",
@@ -209,7 +216,7 @@ def _all_rules() -> tuple[Rule, ...]:
 MIN_DETECT_SHARE = 0.2
 """Of a text's words, the share that its language's ``DETECT`` must find."""
 _WORDS = re.compile(r"[^\W\d_]+")
-ENGLISH_ONLY_STAGES = frozenset({"rule", "not-rule", "fault-report"})
+ENGLISH_ONLY_STAGES = frozenset({"rule", "not-rule", "fault-report", "requirement"})
 """The stages whose English records stay off a sentence in another language: their cue
 words ("no", "only", "must", "without") are words or loans of other languages too."""
 ENGLISH_WORDS = frozenset(

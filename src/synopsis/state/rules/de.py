@@ -51,6 +51,16 @@ RULES: tuple[Rule, ...] = (
         misses=("Er hat mich gefragt.",),
     ),
     Rule(
+        "obligation-on-a-thing-de",
+        "requirement",
+        # "der Export muss …": said of the thing being built, not "du musst", "Sie müssen"
+        r"\b(?!(?:du|ihr|sie|wir|ich|man|auch|immer|nie|niemals|und|aber|bitte)\b)[^\W\d_]+\s+"
+        r"(?P<cue>muss|müssen)\b|\b(?:stelle? sicher|stell sicher|unbedingt)\b",
+        matches=("Die Tabelle muss nach Datum sortiert sein.",
+                 "Beide Dialoge müssen schließbar sein."),
+        misses=("Du musst vorher fragen.", "Sie müssen die Tests laufen lassen."),
+    ),
+    Rule(
         "limit-de",
         "rule",
         r"\b(?:höchstens|maximal|mindestens|wenigstens|nicht mehr als|weniger als|nicht über|"

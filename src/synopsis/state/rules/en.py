@@ -301,6 +301,29 @@ RULES: tuple[Rule, ...] = (
         matches=("Please answer in English, even when I write German.",),
         misses=("The doc is written in English.",),
     ),
+    # --- requirements of one piece of work (asked in a long brief only) -------------------
+    Rule(
+        "obligation-on-a-thing",
+        "requirement",
+        # "the modal should …", "each row needs to …": what the thing being built does, said
+        # of it; not what the one addressed does ("you should …", "we have to …"), and not
+        # "must", the word of a hard limit
+        r"\b(?!(?:you|we|i|u|also|still|really|just|always|never|then|so|and|but|please|"
+        r"that|it)\b)[a-z][\w'’-]*\s+(?P<cue>should(?:n['’]t| not)?|needs? to|has to|ought to)\b",
+        matches=("The sidebar should collapse on narrow screens.",
+                 "Every invoice row needs to show its tax line.",
+                 "Guests shouldn't see the admin menu."),
+        misses=("You should keep the old endpoint.", "We have to ship it by Friday.",
+                "Reports must stay under 2 MB."),
+    ),
+    Rule(
+        "emphasis-on-a-step",
+        "requirement",
+        # "make sure the migration runs": a step of the work stressed, in a brief
+        r"\b(?P<cue>make sure|ensure)\b",
+        matches=("Make sure the export keeps the header row.", "Ensure the cache is warmed."),
+        misses=("Keep the header row.",),
+    ),
     # --- rule words that state no rule -----------------------------------------------------
     Rule(
         "guessing-must",

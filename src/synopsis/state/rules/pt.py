@@ -36,6 +36,15 @@ _BOUND = r"(?:no máximo|máximo|no mínimo|mínimo|pelo menos|menos de)"
 
 RULES: tuple[Rule, ...] = (
     Rule(
+        "obligation-on-a-thing-pt",
+        "requirement",
+        # "o botão deve …": said of the thing being built, not "você deve …"
+        r"\b(?!(?:você|vocês|voce|tu|nós|eu|também|sempre|nunca|e|mas)\b)[^\W\d_]+\s+"
+        r"(?P<cue>deve|devem|deveria|deveriam|tem que|têm que)\b",
+        matches=("O relatório deve abrir em PDF.", "As colunas da tabela devem ter largura fixa."),
+        misses=("Você deve pedir antes.", "Nunca apague a tabela."),
+    ),
+    Rule(
         "never-always-pt",
         "rule",
         rf"{_START}(?:nunca|jamais|sempre)\b|\b(?:você (?:deve|precisa|tem que)|tem que|deve|"

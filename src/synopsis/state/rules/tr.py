@@ -26,9 +26,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "never-always-must-tr",
         "rule",
-        r"\b(?:asla|hiçbir zaman|her zaman|daima|mutlaka|kesinlikle|sakın|yasak|zorunlu)\b|"
+        r"\b(?:asla|hiçbir zaman|her zaman|daima|mutlaka|kesinlikle|sakın|yasak(?:tır)?|zorunlu)\b|"
         r"\w+(?:malısın|melisin|malısınız|melisiniz|malı|meli)\b",
-        matches=("Asla main dalına push yapma.", "Her fonksiyona test yazmalısın."),
+        matches=("Asla main dalına push yapma.", "Her fonksiyona test yazmalısın.",
+                 "Üretim veritabanına elle yazmak yasaktır."),
         misses=("Sunucu İstanbul'da.",),
     ),
     Rule(
@@ -62,6 +63,16 @@ RULES: tuple[Rule, ...] = (
         matches=("Türkçe cevap ver.", "Sadece standart kütüphaneyi kullan.",
                  "pnpm'i tercih ederim."),
         misses=("Türkiye'de yaşıyor.",),
+    ),
+    Rule(
+        "obligation-on-a-thing-tr",
+        "requirement",
+        # the third-person "-malı/-meli" ("menü açılmalı": the menu must open) and the
+        # emphasis on a step ("mutlaka ekle"); not "-malısın" (you must), nor "asla"/"yasak"
+        r"\w+(?:malı|meli)\b|\b(?:kesinlikle|mutlaka|zorunlu(?: olarak)?)\b",
+        matches=("Kaydet düğmesi sayfanın altında durmalı.",
+                 "Tablo her satırda toplamı göstermeli.", "Bu alanı mutlaka doldur."),
+        misses=("Testleri her zaman yazmalısın.", "Ana dala asla push yapma."),
     ),
     Rule(
         "how-it-is-tr",

@@ -1,0 +1,105 @@
+"""A long brief — the specification of one piece of work, typed in one message — states
+what the thing being built should do; those requirements are the request, not standing
+rules. Its standing rules (never, always, forbidden) stay rules, and the same "should"
+said in a short message stays a rule. Every text is written for this file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from synopsis.state.extract import extract_working_state
+from synopsis.state.statements import BRIEF_CHARS
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def rules_of(text: str) -> list[str]:
+    state = extract_working_state([user(text)])
+    return [c.text for c in state.current_constraints()]
+
+
+def _padded(*sentences: str) -> str:
+    """A brief: the sentences, then plain description until it is long enough."""
+    filler = (
+        "The app is a small tool for a bakery that tracks flour, sugar and butter by the "
+        "kilogram and prints a list for the next delivery on Monday morning. "
+    )
+    text = " ".join(sentences)
+    while len(text) < BRIEF_CHARS + 50:
+        text += " " + filler
+    return text
+
+
+BRIEFS = [
+    # (the requirement of the work, the standing rule beside it, the brief's language)
+    (
+        "The order table should sort by delivery date and the totals row needs to stay "
+        "visible while scrolling.",
+        "Never delete a supplier record, archive it instead.",
+    ),
+    (
+        "Stok ekranı her ürün için kalan miktarı göstermeli ve liste tarihe göre sıralanmalı.",
+        "Veritabanındaki kayıtları asla elle silme.",
+    ),
+    (
+        "Die Bestellliste muss nach Lieferdatum sortiert sein und die Summenzeile "
+        "müssen wir unten fixieren.",
+        "Lösche niemals einen Lieferanten aus der Datenbank.",
+    ),
+    (
+        "A tela de estoque deve mostrar a quantidade restante de cada produto na lista.",
+        "Nunca apague os pedidos antigos da base.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("requirement", "standing"), BRIEFS)
+def test_a_briefs_requirements_are_not_rules_its_standing_rules_are(
+    requirement: str, standing: str
+) -> None:
+    rules = rules_of(_padded(requirement, standing))
+    assert not any(requirement[:30] in rule for rule in rules), rules
+    assert any(standing[:25] in rule for rule in rules), rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The order table should sort by delivery date.",
+        "Stok ekranı her ürün için kalan miktarı göstermeli.",
+        "A tela de estoque deve mostrar a quantidade restante.",
+    ],
+)
+def test_the_same_requirement_in_a_short_message_stays_a_rule(text: str) -> None:
+    assert any(text[:30] in rule for rule in rules_of(text))
+
+
+def test_a_requirement_with_a_standing_word_stays_a_rule_in_a_brief() -> None:
+    text = _padded(
+        "The invoice export should never include the customer's card number.",
+        "Each page should show twenty rows.",
+    )
+    rules = rules_of(text)
+    assert any("card number" in rule for rule in rules), rules
+    assert not any("twenty rows" in rule for rule in rules), rules
+
+
+def test_what_the_assistant_must_do_stays_a_rule_in_a_brief() -> None:
+    text = _padded(
+        "You should ask me before you change the database schema.",
+        "The report screen should load in under two seconds.",
+    )
+    rules = rules_of(text)
+    assert any("database schema" in rule for rule in rules), rules
+    assert not any("two seconds" in rule for rule in rules), rules
+
+
+def test_a_briefs_requirement_that_names_a_value_is_kept_as_a_fact() -> None:
+    text = _padded("The label printer should use the 62 mm roll from tray 2.")
+    state = extract_working_state([user(text)])
+    assert not any("62 mm" in c.text for c in state.current_constraints())
+    assert any("62 mm" in f.text for f in state.current_facts())
