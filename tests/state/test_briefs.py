@@ -103,3 +103,22 @@ def test_a_briefs_requirement_that_names_a_value_is_kept_as_a_fact() -> None:
     state = extract_working_state([user(text)])
     assert not any("62 mm" in c.text for c in state.current_constraints())
     assert any("62 mm" in f.text for f in state.current_facts())
+
+
+@pytest.mark.parametrize(
+    ("requirement", "standing"),
+    [
+        (
+            "The refund button should only appear for orders paid by card.",
+            "Only use the payments sandbox, never the live keys.",
+        ),
+        (
+            "Fatura listesi sadece bu ayın kayıtlarını göstermelidir.",
+            "Sadece test veritabanını kullan.",
+        ),
+    ],
+)
+def test_the_only_of_a_requirement_is_the_requirements(requirement: str, standing: str) -> None:
+    rules = rules_of(_padded(requirement, standing))
+    assert not any(requirement[:30] in rule for rule in rules), rules
+    assert any(standing[:20] in rule for rule in rules), rules

@@ -110,14 +110,33 @@ _TAG_QUESTION = re.compile(r",\s*(?:right|correct|yes|yeah|isn['’]t it|or not)
 must be in the root, right")."""
 
 
+_ASKING_CLAUSE = re.compile(
+    r"(?:^|\b(?:then|so|but|and|or)\s+)(?:how|what|why|where|when|which|who)\s+(?:will|would|"
+    r"can|could|do|does|did|should|shall|is|are|am|was|were)\s+(?:i|we|you|u|it|they|he|she|"
+    r"this|that)\b"
+)
+"""A question typed without its question mark by its clause: a question word before an
+auxiliary and its subject ("… then how will i deploy it")."""
+_CLOSING_ASK = re.compile(
+    r"\b(?:can|could|would|will) (?:we|you|u) (?:do|make|manage|get|fix) (?:that|this|it)\s*[.!]*$|"
+    r"\bis (?:that|this|it) (?:possible|doable|feasible)\s*[.!]*$"
+)
+"""A closing ask whether what the sentence describes can be done ("… then a page for the
+code, can we do that"): the user's proposal of how the work goes, a statement of theirs
+to keep, not a standing rule."""
+
+
 def classify(sentence: str, low: str) -> SentenceKind:
     if (
         sentence.rstrip().endswith(("?", "？"))
         or _ASKING_ORDER.match(low)
         or _TAG_QUESTION.search(low)
+        or _ASKING_CLAUSE.search(low)
     ):
         return "question"
     if is_rule(low):
+        if _CLOSING_ASK.search(low):
+            return "fact"  # the user's plan, asked whether it can be done
         return "rule" if has_subject(sentence, low) else "other"
     if has_specific(sentence, low) or _has_rule_word(low):
         return "fact"  # a rule word that states no rule still marks words worth keeping
@@ -331,8 +350,8 @@ def _same_line_rule(text: str, spans: list[tuple[int, int]], other: int, near: i
         return False
     sentence = text[o_start:o_end]
     low = pat.lower_same(sentence)
-    if classify(sentence, low) != "rule":
-        return False
+    if classify(sentence, low) != "rule" or (len(text) >= BRIEF_CHARS and is_requirement(low)):
+        return False  # (a brief's requirement is no rule: see classify_all)
     near_text = text[spans[near][0] : spans[near][1]]
     near_low = pat.lower_same(near_text)
     if refers_back(low if other > near else near_low):

@@ -309,12 +309,16 @@ RULES: tuple[Rule, ...] = (
         # of it; not what the one addressed does ("you should …", "we have to …"), and not
         # "must", the word of a hard limit
         r"\b(?!(?:you|we|i|u|also|still|really|just|always|never|then|so|and|but|please|"
-        r"that|it)\b)[a-z][\w'’-]*\s+(?P<cue>should(?:n['’]t| not)?|needs? to|has to|ought to)\b",
+        r"that|it)\b)[a-z][\w'’-]*\s+(?P<cue>should(?:n['’]t| not)?|needs? to|has to|ought to)\b|"
+        # and the "only" of such a requirement ("the modal should only close on Escape")
+        r"\bonly\b(?=[^.!?\n]*\b(?:should|needs? to|has to)\b)|(?<=should )only\b|"
+        r"(?<=should be )only\b",
         matches=("The sidebar should collapse on narrow screens.",
                  "Every invoice row needs to show its tax line.",
-                 "Guests shouldn't see the admin menu."),
+                 "Guests shouldn't see the admin menu.",
+                 "The dialog should only close on Escape."),
         misses=("You should keep the old endpoint.", "We have to ship it by Friday.",
-                "Reports must stay under 2 MB."),
+                "Reports must stay under 2 MB.", "Only touch the billing module."),
     ),
     Rule(
         "emphasis-on-a-step",

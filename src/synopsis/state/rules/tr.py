@@ -69,10 +69,14 @@ RULES: tuple[Rule, ...] = (
         "requirement",
         # the third-person "-malı/-meli" ("menü açılmalı": the menu must open) and the
         # emphasis on a step ("mutlaka ekle"); not "-malısın" (you must), nor "asla"/"yasak"
-        r"\w+(?:malı|meli)\b|\b(?:kesinlikle|mutlaka|zorunlu(?: olarak)?)\b",
+        # and the "sadece" (only) of such a requirement ("sadece yatay ilerlemelidir")
+        r"\w+(?:malı|meli)(?:dır|dir)?\b|\b(?:kesinlikle|mutlaka|zorunlu(?: olarak)?)\b|"
+        r"\b(?:sadece|yalnızca)\b(?=[^.!?\n]*(?:malı|meli)(?:dır|dir)?\b)",
         matches=("Kaydet düğmesi sayfanın altında durmalı.",
-                 "Tablo her satırda toplamı göstermeli.", "Bu alanı mutlaka doldur."),
-        misses=("Testleri her zaman yazmalısın.", "Ana dala asla push yapma."),
+                 "Tablo her satırda toplamı göstermeli.", "Bu alanı mutlaka doldur.",
+                 "Menü sadece yöneticilere görünmelidir."),
+        misses=("Testleri her zaman yazmalısın.", "Ana dala asla push yapma.",
+                "Sadece standart kütüphaneyi kullan."),
     ),
     Rule(
         "how-it-is-tr",
