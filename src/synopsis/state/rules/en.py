@@ -344,6 +344,17 @@ RULES: tuple[Rule, ...] = (
                 "Replies must be short."),
     ),
     Rule(
+        "opinion-without-its-subject",
+        "not-rule",
+        # "dont like the new header", "don't know why it fails": the speaker's view with the
+        # "I" dropped, as chat does; no one is told not to like or know something
+        r"^(?:(?:hmm+|ok(?:ay)?|but|and|also|honestly|still)[,]?\s+)?(?:really\s+|just\s+)?"
+        r"(?P<cue>don['’]?t|do not) (?:really )?(?:like|love|know|think|get|understand|"
+        r"remember|see why|care)\b",
+        matches=("dont like the new header at all", "honestly don't know why the build fails"),
+        misses=("Don't touch the header.", "Don't log the tokens."),
+    ),
+    Rule(
         "hedged-suggestion",
         "not-rule",
         # "maybe we should …", "we should probably …": an idea put forward, not a standing rule
@@ -751,6 +762,29 @@ RULES: tuple[Rule, ...] = (
                  "the build was supposed to pass but I still get two failures"),
         misses=("It should list the invoices, never the drafts.",
                 "You should ship it, but never on a Friday."),
+    ),
+    Rule(
+        "observed-but-expected",
+        "fault-report",
+        # what happens, then what should happen ("it keeps opening a new tab but it should
+        # reuse the old one"): the fault the other way round
+        r"\b(?:is|are|was|were|keeps|kept|it['’]s)\s+(?:\w+\s+)?[a-z]+ing\b[^.!?;\n]{0,80}?\bbut\b"
+        r"[^.!?;\n]{0,80}?\b(?P<cue>should(?:n['’]t)?)\b",
+        matches=("it keeps opening a new tab but it should reuse the old one",
+                 "the export is writing commas but should write semicolons"),
+        misses=("Keep using pnpm, but it should stay pinned.",
+                "While you are refactoring, the API should stay stable."),
+    ),
+    Rule(
+        "nothing-came",
+        "fault-report",
+        # "no email is received", "no logs were written": a report that nothing came; a
+        # prohibition says what is not to be ("no tests are to be skipped")
+        r"^(?:but |still |and |so )?(?P<cue>no) [a-z]+ (?:is|was|are|were|has been|have been|"
+        r"gets?|got|comes?|came|shows?(?: up)?|showed(?: up)?|appears?|appeared|arrives?|"
+        r"arrived)\b(?! to\b)",
+        matches=("no email is received", "still no logs were written after the deploy"),
+        misses=("No tests are to be skipped.", "No force pushes."),
     ),
     Rule(
         "without-in-what-happens",

@@ -79,6 +79,16 @@ RULES: tuple[Rule, ...] = (
                 "Sadece standart kütüphaneyi kullan."),
     ),
     Rule(
+        "not-only-tr",
+        "not-rule",
+        # "sadece … değil" (not only …), "sadece … yetmez" (… alone is not enough): the
+        # "only" of a correlative or of a judgement, no limit
+        r"\b(?P<cue>sadece|yalnızca)\b[^.!?\n]{0,40}?\b(?:değil|yetmez|yetmiyor|yeterli değil)\b",
+        matches=("Sadece hız değil, bellek kullanımı da önemli.",
+                 "Sadece logu okumak yetmez, testi de çalıştır."),
+        misses=("Sadece standart kütüphaneyi kullan.",),
+    ),
+    Rule(
         "how-it-is-tr",
         "not-rule",
         r"(?P<cue>her zaman|hep|hiç|asla)\s+(?:\w+\s+){0,2}\w+(?:dı|di|du|dü|tı|ti|tu|tü|medim|"
