@@ -122,3 +122,13 @@ def test_the_only_of_a_requirement_is_the_requirements(requirement: str, standin
     rules = rules_of(_padded(requirement, standing))
     assert not any(requirement[:30] in rule for rule in rules), rules
     assert any(standing[:20] in rule for rule in rules), rules
+
+
+def test_a_stressed_step_of_a_brief_is_no_rule() -> None:
+    text = _padded(
+        "You must ensure that the nightly job writes its report to the shared folder.",
+        "Do not email the suppliers directly.",
+    )
+    rules = rules_of(text)
+    assert not any("nightly job" in rule for rule in rules), rules
+    assert any("email the suppliers" in rule for rule in rules), rules

@@ -324,8 +324,9 @@ RULES: tuple[Rule, ...] = (
         "emphasis-on-a-step",
         "requirement",
         # "make sure the migration runs": a step of the work stressed, in a brief
-        r"\b(?P<cue>make sure|ensure)\b",
-        matches=("Make sure the export keeps the header row.", "Ensure the cache is warmed."),
+        r"\b(?:(?:you|we) (?:must|need to|have to) )?(?:make sure|ensure)\b",
+        matches=("Make sure the export keeps the header row.", "Ensure the cache is warmed.",
+                 "You must ensure that the worker runs as the deploy account."),
         misses=("Keep the header row.",),
     ),
     # --- rule words that state no rule -----------------------------------------------------

@@ -120,6 +120,22 @@ RULES: tuple[Rule, ...] = (
         misses=("这份文档是英文的。",),
     ),
     Rule(
+        "without-exception-zh",
+        "rule",
+        # 一概 as 一律: "without exception" ("一概按紧急处理"); not 一概而论 (to generalise)
+        r"一概(?!而论)",
+        matches=("凡是提到退款的，一概转给财务。",),
+        misses=("这事不能一概而论。",),
+    ),
+    Rule(
+        "as-long-as-zh",
+        "not-rule",
+        # 只要 is "as long as / whenever", not 只 (only); 不只 is "not only"
+        r"只要|不只",
+        matches=("只要接口返回超时，就把任务标成失败。", "不只首页，详情页也慢。"),
+        misses=("只用官方 SDK。",),
+    ),
+    Rule(
         "inferring-must-zh",
         "not-rule",
         # 一定 of a guess ("那一定很累吧"), not of a requirement ("一定要带护照")
