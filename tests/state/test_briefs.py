@@ -8,9 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
+from synopsis.state._patterns import lower_same
+from synopsis.state._text import sentences
 from synopsis.state.extract import extract_working_state
-from synopsis.state.statements import BRIEF_CHARS
+from synopsis.state.statements import BRIEF_CHARS, classify_all
 
 
 def user(text: str) -> dict[str, Any]:
@@ -132,3 +136,33 @@ def test_a_stressed_step_of_a_brief_is_no_rule() -> None:
     rules = rules_of(text)
     assert not any("nightly job" in rule for rule in rules), rules
     assert any("email the suppliers" in rule for rule in rules), rules
+
+
+_POOL = [
+    "The order table should sort by delivery date.",
+    "Never delete a supplier record.",
+    "Stok ekranı kalan miktarı göstermeli.",
+    "Veritabanına asla elle yazma.",
+    "Make sure the nightly export keeps its header.",
+    "Is the printer on the second floor?",
+    "The bakery opens at 6:30 on weekdays.",
+    "Die Liste muss nach Datum sortiert sein.",
+    "El botón debe quedar abajo a la derecha.",
+    "Only use the staging database.",
+    "We deliver to 14 shops in the north.",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.lists(hst.sampled_from(_POOL), min_size=8, max_size=30))
+def test_a_brief_only_turns_rules_into_facts(chosen: list[str]) -> None:
+    """Against each sentence said alone, a brief changes nothing but rule → fact."""
+    text = " ".join(chosen)
+    if len(text) < BRIEF_CHARS:
+        text = _padded(text)
+    low = lower_same(text)
+    spans = sentences(text)
+    alone = [classify_all(text[a:b], low[a:b], [(0, b - a)])[0] for a, b in spans]
+    together = classify_all(text, low, spans)
+    for one, brief in zip(alone, together, strict=True):
+        assert one == brief or (one, brief) == ("rule", "fact")
