@@ -172,8 +172,14 @@ def is_requirement(sentence_low: str) -> bool:
     ("the export should keep the header", "Buton basılınca renk değiştirmeli") or the
     emphasis on a step ("make sure the cache is warmed"), the ``requirement`` records.
     In a brief such sentences are the request's content, one after another; a standing
-    word ("never", "asla", "only") or a prohibition beside them keeps the sentence a rule."""
+    word ("never", "asla"), a prohibition or a limit on the one addressed ("only use …")
+    beside them keeps the sentence a rule."""
     return not is_rule(rules_masked("requirement", sentence_low))
+
+
+def brief_requirement(text: str, sentence_low: str) -> bool:
+    """Whether a sentence of ``text`` is a requirement of the work in a brief."""
+    return len(text) >= BRIEF_CHARS and is_requirement(sentence_low)
 
 
 def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[SentenceKind]:
@@ -183,10 +189,9 @@ def classify_all(text: str, low: str, spans: list[tuple[int, int]]) -> list[Sent
     is no rule but a statement of the user's, kept as a fact ("it should work the other
     way round" is also how a user reports a fault)."""
     kinds = [classify(text[start:end], low[start:end]) for start, end in spans]
-    if len(text) >= BRIEF_CHARS:
-        for index, (start, end) in enumerate(spans):
-            if kinds[index] == "rule" and is_requirement(low[start:end]):
-                kinds[index] = "fact"  # what the user said of the work, kept as said
+    for index, (start, end) in enumerate(spans):
+        if kinds[index] == "rule" and brief_requirement(text, low[start:end]):
+            kinds[index] = "fact"  # what the user said of the work, kept as said
     under_label = on_label_line = False
     for index, (start, end) in enumerate(spans):
         if index:
@@ -350,7 +355,7 @@ def _same_line_rule(text: str, spans: list[tuple[int, int]], other: int, near: i
         return False
     sentence = text[o_start:o_end]
     low = pat.lower_same(sentence)
-    if classify(sentence, low) != "rule" or (len(text) >= BRIEF_CHARS and is_requirement(low)):
+    if classify(sentence, low) != "rule" or brief_requirement(text, low):
         return False  # (a brief's requirement is no rule: see classify_all)
     near_text = text[spans[near][0] : spans[near][1]]
     near_low = pat.lower_same(near_text)

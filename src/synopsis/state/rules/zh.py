@@ -130,10 +130,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "as-long-as-zh",
         "not-rule",
-        # 只要 is "as long as / whenever", not 只 (only); 不只 is "not only"
-        r"只要|不只",
-        matches=("只要接口返回超时，就把任务标成失败。", "不只首页，详情页也慢。"),
-        misses=("只用官方 SDK。",),
+        # 只要 of "as long as / whenever" (只要是…, 只要 X，就 Y), not 只 (only) nor 只要 of
+        # "only want" (只要靠窗的); 不只 is "not only"
+        r"只要是|只要(?=[^。！？!?\n]*[，,][^。！？!?\n]*(?:就|便|都|即可|则))|不只",
+        matches=("只要接口返回超时，就把任务标成失败。", "不只首页，详情页也慢。",
+                 "只要是周末的订单，先别发货"),
+        misses=("只用官方 SDK。", "只要靠窗的座位。"),
     ),
     Rule(
         "inferring-must-zh",
