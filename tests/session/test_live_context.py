@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from synopsis.errors import StaleSessionError
 from synopsis.session import FileSession, Session, build_session_context, open_session
-from synopsis.session.context import SessionContext
+from synopsis.session.context import SessionContext, model_and_level_after
 from synopsis.tokens import CJK_ESTIMATE, current_context_tokens, estimate_tokens
 from tests.session.builders import assistant, call, tool_result, usage, user
 
@@ -188,9 +188,33 @@ class LiveContextMachine(RuleBasedStateMachine):
 
     # --- the property --------------------------------------------------------------------
 
+    def _walked_path(self) -> list[Any]:
+        """The path root → leaf walked afresh from the entries (the last of an id wins)."""
+        by_id = {entry["id"]: entry for entry in self.session.entries}
+        walked = []
+        entry = by_id.get(self.session.leaf_id) if self.session.leaf_id is not None else None
+        while entry is not None:
+            walked.append(entry)
+            entry = by_id.get(entry.get("parentId"))
+        return walked[::-1]
+
+    @invariant()
+    def path_equals_a_fresh_walk(self) -> None:
+        walked = self._walked_path()
+        assert self.session.path() == walked
+        assert self.session.path(self.session.leaf_id) == walked
+
+    @invariant()
+    def model_and_level_fold_over_the_path(self) -> None:
+        model, level = None, "off"
+        for entry in self._walked_path():
+            model, level = model_and_level_after(entry, model, level)
+        context = self.session.build_context()
+        assert (context.model, context.thinking_level) == (model, level)
+
     @invariant()
     def equals_a_fresh_build(self) -> None:
-        fresh = build_session_context(self.session.path())
+        fresh = build_session_context(self._walked_path())
         assert self.session.build_context() == fresh
         for count in COUNTERS:
             expected = current_context_tokens(fresh.messages, fresh.new_messages_start, count)

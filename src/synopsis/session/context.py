@@ -418,15 +418,25 @@ def _edited(
 
 def _scan(path: Sequence[Entry], compactions: bool) -> tuple[int, list[int]]:
     """(index of the latest compaction or -1, indices of the context edits) of ``path``."""
-    edits: list[int] = []
-    compaction_index = -1
-    for index, entry in enumerate(path):
-        kind = entry.get("type")
-        if kind == "context_edit":
-            edits.append(index)
-        elif kind == "compaction" and compactions:
-            compaction_index = index
-    return compaction_index, edits
+    return _scan_kinds([entry.get("type") for entry in path], compactions)
+
+
+def _scan_kinds(kinds: list[Any], compactions: bool) -> tuple[int, list[int]]:
+    """:func:`_scan` given the ``type`` of each entry of the path: the list's own searches
+    find the rare kinds, so the common one (a message) costs no step of Python."""
+    edits = (
+        [index for index, kind in enumerate(kinds) if kind == "context_edit"]
+        if "context_edit" in kinds
+        else []
+    )
+    return (_last_index(kinds, "compaction") if compactions else -1), edits
+
+
+def _last_index(kinds: list[Any], kind: str) -> int:
+    """Index of the last ``kind`` in ``kinds``, or -1."""
+    if kind not in kinds:
+        return -1
+    return len(kinds) - 1 - kinds[::-1].index(kind)
 
 
 def build_projection(
@@ -536,23 +546,45 @@ def model_and_level_after(
     return model, thinking_level
 
 
+def _latest_model(path: Sequence[Entry], kinds: list[Any]) -> ModelRef | None:
+    """The model in force at the end of ``path``: that of its latest assistant message or
+    model change (what :func:`model_and_level_after` folds to, found from the end)."""
+    for index in range(len(kinds) - 1, -1, -1):
+        kind = kinds[index]
+        if kind == "model_change" or (
+            kind == "message" and _role_of_entry(path[index]) == "assistant"
+        ):
+            return model_and_level_after(path[index], None, "")[0]
+    return None
+
+
+def _latest_thinking_level(path: Sequence[Entry], kinds: list[Any]) -> str:
+    """The thinking level in force at the end of ``path``: that of its latest
+    thinking-level change naming one (as :func:`model_and_level_after` folds), else off."""
+    backwards = kinds[::-1]
+    found = -1
+    while True:
+        try:
+            found = backwards.index("thinking_level_change", found + 1)
+        except ValueError:
+            return "off"
+        level = path[len(kinds) - 1 - found].get("thinkingLevel")
+        if isinstance(level, str):
+            return level
+
+
+def _role_of_entry(entry: Entry) -> Any:
+    message = entry.get("message")
+    return message.get("role") if isinstance(message, dict) else None
+
+
 def build_session_context(path: Sequence[Entry]) -> SessionContext:
     """The context for the model at the end of ``path`` (entries root → leaf)."""
-    context = SessionContext()
-    edits: list[int] = []
-    compaction_index = -1
-    for index, entry in enumerate(path):
-        kind = entry.get("type")
-        if kind in ("message", "thinking_level_change", "model_change"):
-            context.model, context.thinking_level = model_and_level_after(
-                entry, context.model, context.thinking_level
-            )
-        elif kind == "context_edit":
-            edits.append(index)
-        elif kind == "compaction":
-            compaction_index = index
-
-    projection = build_projection(path, scanned=(compaction_index, edits))
+    kinds = [entry.get("type") for entry in path]
+    context = SessionContext(
+        thinking_level=_latest_thinking_level(path, kinds), model=_latest_model(path, kinds)
+    )
+    projection = build_projection(path, scanned=_scan_kinds(kinds, True))
     context.projection = projection
     context.compaction_index = projection.compaction_index
     context.first_kept_entry_missing = projection.first_kept_entry_missing

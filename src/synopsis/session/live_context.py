@@ -115,6 +115,8 @@ class LiveContext:
         projection = built.projection
         assert projection is not None
         self.projection: Projection = projection
+        self.path: list[Entry] = list(path)
+        """The entries root → leaf (extended too: the session's path at its leaf)."""
         self.leaf_id = leaf_id
         self.entry_count = entry_count
         self.thinking_level = built.thinking_level
@@ -133,6 +135,7 @@ class LiveContext:
         self.model, self.thinking_level = model_and_level_after(
             entry, self.model, self.thinking_level
         )
+        self.path.append(entry)
         added = projection.flat[first:]
         for tally in self._tallies.values():
             for offset, message in enumerate(added):

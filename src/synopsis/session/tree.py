@@ -202,6 +202,9 @@ class Session:
         path's length. An unknown ``leaf_id`` is an :class:`EntryNotFoundError`.
         """
         start = self.leaf_id if leaf_id is None else leaf_id
+        live = self._live
+        if live is not None and start == self.leaf_id and self._describes_leaf(live):
+            return list(live.path)  # walked already, to build the leaf's context
         entry = self._by_id.get(start) if start is not None else None
         if entry is None and leaf_id is not None:
             raise EntryNotFoundError(leaf_id)
@@ -294,9 +297,13 @@ class Session:
         """The live context of the current leaf, built afresh when the leaf moved or
         entries arrived other than through :meth:`_append` (another writer's, adopted)."""
         live = self._live
-        if live is None or live.leaf_id != self.leaf_id or live.entry_count != len(self.entries):
+        if live is None or not self._describes_leaf(live):
             live = self._live = LiveContext(self.path(), self.leaf_id, len(self.entries))
         return live
+
+    def _describes_leaf(self, live: LiveContext) -> bool:
+        """Is ``live`` still the context of the current leaf of all the entries held?"""
+        return live.leaf_id == self.leaf_id and live.entry_count == len(self.entries)
 
     # --- moving the leaf --------------------------------------------------------------------
 
@@ -329,11 +336,7 @@ class Session:
         if self._sink is not None:
             self._sink.write_entry(self.header, entry)
         live = self._live
-        if live is not None and (
-            live.leaf_id != self.leaf_id
-            or live.entry_count != len(self.entries)
-            or not live.extend(entry)
-        ):
+        if live is not None and (not self._describes_leaf(live) or not live.extend(entry)):
             self._live = None  # it no longer describes the leaf: the next read rebuilds it
         self.entries.append(entry)
         self._by_id[entry["id"]] = entry
