@@ -7,7 +7,9 @@ Open the session file (skimmed, as ``tests/parity/driver.py prepare`` opens it: 
 bodies stay bytes until a step reads them), build its context, prepare the next
 compaction, and print the same three fields as the Pi script. Unlike the driver, it does
 not render and hash the transcript to summarize (Pi's ``prepareCompaction`` does not
-serialize it either), so the two sides do the same work.
+serialize it either), so the two sides do the same work. As an agent would, it prepares
+from the projection the context was built on (Pi's ``prepareCompaction`` projects the
+branch again).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ def main() -> None:
     gc.freeze()  # as the driver: what was loaded lives until the end, keep the collector off it
     context = session.build_context()
     settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
-    prepared = prepare_compaction(session.path(), settings)
+    # the leaf's context carries the branch's projection: the preparation starts from it
+    prepared = prepare_compaction(session.path(), settings, projection=context.projection)
     result = {
         "messageCount": len(context.messages),
         "firstKeptEntryId": prepared.first_kept_entry_id if prepared else None,

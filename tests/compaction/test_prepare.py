@@ -5,6 +5,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
+
 from synopsis.compaction import CompactionSettings, prepare_compaction
 from synopsis.session import Session, build_session_context
 from synopsis.tokens import estimate_context_tokens, estimate_tokens
@@ -283,3 +288,54 @@ def test_three_compactions_lose_nothing() -> None:
     # and the file lists reached the last checkpoint
     last = [e for e in branch if e["type"] == "compaction"][-1]
     assert "part0.txt" in last["details"]["readFiles"]
+
+
+_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(("turn", "turn", "turn", "compaction", "edit", "removal", "settings")),
+        st.integers(0, 60),
+    ),
+    min_size=1,
+    max_size=24,
+)
+
+
+@hyp_settings(max_examples=60, deadline=None)
+@given(_STEPS, st.sampled_from((0, 40, 400)), st.booleans())
+def test_the_projection_a_context_carries_prepares_as_the_branch_does(
+    steps: list[tuple[str, int]], keep: int, full_pass: bool
+) -> None:
+    """Given the projection of the leaf's context (kept up to date as entries arrive), the
+    preparation is the one the branch alone gives, whatever compactions and edits it holds."""
+    session = Session()
+    for kind, size in steps:
+        ids = [e["id"] for e in session.path()]
+        if kind == "turn":
+            _turn(session, size)
+        elif kind == "compaction" and ids:
+            session.append_compaction(f"summary {size}", ids[size % len(ids)], size)
+        elif kind in ("edit", "removal") and ids:
+            replacement = {"content": "x" * size} if kind == "edit" else None
+            session.append_context_edit(ids[size % len(ids)], replacement)
+        elif kind == "settings":
+            session.append_thinking_level_change("high")
+        session.build_context()  # the live context follows every step
+    options = settings(keep)
+    alone = prepare_compaction(session.path(), options, full_pass=full_pass)
+    given_projection = session.build_context().projection
+    assert (
+        prepare_compaction(
+            session.path(), options, full_pass=full_pass, projection=given_projection
+        )
+        == alone
+    )
+
+
+def test_a_projection_of_another_branch_is_refused() -> None:
+    session = Session()
+    for n in range(4):
+        _turn(session, n)
+    projection = session.build_context().projection
+    session.append_message(user("one more"))
+    with pytest.raises(ValueError, match="not that of the branch"):
+        prepare_compaction(session.path(), settings(0), projection=projection)

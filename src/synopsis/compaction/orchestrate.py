@@ -27,13 +27,15 @@ from synopsis.compaction.prepare import (
     HISTORY_OUTPUT_SHARE,
     CompactionPreparation,
     CompactionRange,
-    plan_cut,
+    plan_projected_cut,
     prepare_compaction,
+    to_branch_cut,
     wants_full_pass,
 )
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, StaleSessionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
+from synopsis.session.context import build_projection
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer, drifts
@@ -100,11 +102,15 @@ def plan_compaction(
         skipped = NoCompaction.ALREADY_COMPACTED if branch else NoCompaction.EMPTY
         return CompactionPlan(len(branch), settings, skipped=skipped)
     full_pass = drifts(summarizer) and wants_full_pass(branch, settings)
+    projection = build_projection(branch)  # for every cut tried and the preparation
     while True:
-        bounds, cut = plan_cut(branch, settings)
+        bounds, projected_cut = plan_projected_cut(projection, settings)
+        cut = to_branch_cut(projection, projected_cut)
         if adjust_cut is not None:
             cut = adjust_cut(branch, cut)
-        preparation = prepare_compaction(branch, settings, full_pass=full_pass, cut=cut)
+        preparation = prepare_compaction(
+            branch, settings, full_pass=full_pass, cut=cut, projection=projection
+        )
         plan = CompactionPlan(
             len(branch),
             settings,

@@ -163,6 +163,7 @@ def prepare_compaction(
     *,
     full_pass: bool = False,
     cut: CutPoint | None = None,
+    projection: Projection | None = None,
 ) -> CompactionPreparation | None:
     """Decide a compaction of ``branch``; ``None`` when there is nothing to do.
 
@@ -171,11 +172,17 @@ def prepare_compaction(
     the original log (everything on the branch before the cut) instead of updating the
     previous one, so that errors of earlier summaries cannot accumulate. ``cut`` replaces
     the cut the rules would choose (callers that must move it, such as the chat-list API).
+    ``projection`` is ``build_projection(branch)`` when the caller holds it already (a
+    session's context at its leaf carries it: ``session.build_context().projection``), so
+    that the branch is not projected twice.
     """
     settings = settings or CompactionSettings()
     if not branch or branch[-1].get("type") == "compaction":
         return None
-    projection = build_projection(branch)
+    if projection is None:
+        projection = build_projection(branch)
+    elif projection.path_length != len(branch):
+        raise ValueError("the projection given is not that of the branch")
     bounds, chosen = plan_projected_cut(projection, settings)
     cut = chosen if cut is None else to_projected_cut(projection, cut)
     branch_cut = to_branch_cut(projection, cut)
