@@ -488,7 +488,9 @@ def plan(
 ) -> None:
     """Explain what a compaction would do right now, without doing it."""
     settings = _settings(keep_recent, reserve, window, token_counter(counter))
-    session = load(file)
+    # the plan reads the bodies it counts as it counts them; the trigger sizes the context
+    # from its messages, so with --window they are read in full
+    session = load(file, skim=window is None)
     trigger = _trigger(session, settings, window) if window is not None else None
     branch = session.path()
     from synopsis.compaction.orchestrate import plan_compaction
