@@ -350,7 +350,7 @@ def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
         return any(k in flat for k in kept)
 
     size = len(text)
-    dropped: set[int] = set()
+    dropped: dict[int, None] = {}  # in the order the lines went
     for kind in TRIM_ORDER:
         size = _drop(lines, kind_of, {kind}, size, max_chars, dropped, spared)
     if size > max_chars:
@@ -370,8 +370,29 @@ def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
 
         protected = {first_goal}
         size = _drop(lines, kind_of, kinds, size, max_chars, dropped, _is_rule, protected, chosen)
+    _take_back(lines, dropped, max_chars)
     result = "\n".join(line for index, line in enumerate(lines) if index not in dropped)
     return without_empty_sections(result) if size > max_chars or dropped else result
+
+
+def _take_back(lines: list[str], dropped: dict[int, None], max_chars: int) -> None:
+    """Take back (out of ``dropped``) the lines that fit after all: the drops count each
+    line only, but a section they empty loses its heading too, so the text often ends up
+    well below the cap — the last line to go (the most important) is tried first, each
+    measured in the whole text as it would stand."""
+
+    def size(without: Collection[int]) -> int:
+        kept = "\n".join(line for index, line in enumerate(lines) if index not in without)
+        return len(without_empty_sections(kept))
+
+    current = size(dropped)
+    for index in reversed(list(dropped)):
+        if current + len(lines[index]) + 1 > max_chars:
+            continue  # the line alone (its heading aside) is more than the room left
+        grown = size(dropped.keys() - {index})
+        if grown <= max_chars:
+            del dropped[index]
+            current = grown
 
 
 _VALUE_SECTIONS = frozenset({"critical", "suffix_context"})
@@ -381,8 +402,10 @@ LAST_RESORT: tuple[tuple[frozenset[str], str], ...] = (
     (_VALUE_SECTIONS, "fact"),
     (frozenset({"blocked"}), "any"),
     (frozenset({"goal", "original_request"}), "any"),
+    (frozenset(kind for kind in TRIM_ORDER if kind is not None), "any"),
 )
-"""What goes, in this order, when the pinned lines alone exceed the cap."""
+"""What goes, in this order, when the pinned lines alone exceed the cap; last, a line of
+any other section that states a pinned fact (a choice that quotes it): a cap is a cap."""
 
 
 def _section_kinds(lines: list[str]) -> dict[int, str | None]:
@@ -408,7 +431,7 @@ def _drop(
     kinds: Collection[str | None],
     size: int,
     max_chars: int,
-    dropped: set[int],
+    dropped: dict[int, None],
     spared: Callable[[str], bool],
     protected: Collection[int] = (),
     chosen: Callable[[str], bool] = lambda _: True,
@@ -421,7 +444,7 @@ def _drop(
             continue
         if not _is_item(line) or spared(line) or not chosen(line):
             continue
-        dropped.add(index)
+        dropped[index] = None
         size -= len(line) + 1
     return size
 
