@@ -197,3 +197,19 @@ def test_the_cap_holds_for_any_share_with_file_lists_and_split_turns(
     )
     smallest = _tokens(floor.messages[1]["content"])  # the rules and the wrapper alone
     assert _tokens(checkpoint) <= max(cap, smallest), (cap, _tokens(checkpoint), smallest)
+
+
+@pytest.mark.parametrize("lines", [ENGLISH, CHINESE], ids=["en", "zh"])
+def test_under_a_cap_no_room_goes_to_the_placeholders_of_empty_sections(lines: list[str]) -> None:
+    """A split turn's early part often has nothing to say under most of its headings; with
+    a cap, "- (none)" lines and their headings would take room from the history's facts."""
+    messages = chat(lines, "line of tool output 0123456789\n", split_turn=True)
+    total = _list_tokens(messages)
+    out = compact_messages_sync(
+        messages, keep_recent_tokens=int(0.05 * total), summary_max_tokens=int(0.5 * total)
+    )
+    checkpoint = out.messages[1]["content"]
+    assert "Earlier in the current turn" in checkpoint  # the case this is about
+    assert "(none)" not in checkpoint
+    free = compact_messages_sync(messages, keep_recent_tokens=int(0.05 * total))
+    assert "(none)" in free.messages[1]["content"]  # without a cap the layout stays whole

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from synopsis._js import utf16_len
@@ -20,7 +20,7 @@ from synopsis.compaction.prepare import HISTORY_OUTPUT_SHARE, CompactionPreparat
 from synopsis.compaction.serialize import serialize_conversation
 from synopsis.messages import DEFAULT_WRAPPING, AgentMessage, SummaryWrapping, convert_to_llm
 from synopsis.state import WorkingState, extract_working_state
-from synopsis.state.guard import GuardResult, guard_summary
+from synopsis.state.guard import GuardResult, guard_summary, without_empty_sections
 from synopsis.state.secrets import redact
 from synopsis.summarizers.base import (
     Summarizer,
@@ -222,8 +222,12 @@ async def compact(
 
     prefix = preparation.turn_prefix_messages if preparation.is_split_turn else []
 
+    def bare(part: SummaryResult) -> SummaryResult:
+        """Under a hard cap the placeholders of empty sections take room a fact could use."""
+        return part if room is None else replace(part, text=without_empty_sections(part.text))
+
     async def history_summary() -> SummaryResult:
-        return await summarize_in_chunks(
+        summary = await summarize_in_chunks(
             summarizer,
             preparation.messages_to_summarize,
             previous_summary=previous,
@@ -235,6 +239,7 @@ async def compact(
             redact_secrets=redact_secrets,
             continued_by=prefix,
         )
+        return bare(summary)
 
     if prefix:
 
@@ -247,7 +252,7 @@ async def compact(
                 wrapping=wrapping,
                 redact_secrets=redact_secrets,
             )
-            return await summarizer.summarize(request)
+            return bare(await summarizer.summarize(request))
 
         def left_by(part: SummaryResult) -> int:
             """What the cap leaves the other part of a split turn's checkpoint."""
