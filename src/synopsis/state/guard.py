@@ -246,7 +246,9 @@ def guard_summary(
     if marked.count("\n") < unmarked.count("\n"):  # a section may have lost its last line
         marked = without_empty_sections(marked)
     if max_chars is not None:
-        marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned_facts(state)])
+        pinned = pinned_facts(state)
+        rules = [f.text for f in pinned if f.kind == "constraint"]
+        marked = trim_to(marked, max_chars - len(tail), [f.text for f in pinned], rules)
     return GuardResult(marked + tail, tuple(restored), tuple(stale_changes), tuple(dropped))
 
 
@@ -325,7 +327,7 @@ TRIM_ORDER: tuple[str | None, ...] = (
 """Sections whose lines go first when a checkpoint is over its size (a rule never goes)."""
 
 
-def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
+def trim_to(text: str, max_chars: int, keep: list[str], rules: Collection[str] = ()) -> str:
     """``text`` without its least important bullet lines until it fits ``max_chars``.
 
     First the placeholders of empty sections go; then lines section by section in
@@ -333,8 +335,10 @@ def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
     ``keep`` (the pinned facts). A cap is a cap: when the pinned lines alone exceed it,
     detail goes before substance — the quoted sentence after a value, then the values,
     then the statements, then the open failures and the later goals (:data:`LAST_RESORT`).
-    The Constraints section and the first goal always stay, so the result can remain over
-    the size when those alone exceed it.
+    The Constraints section, a split turn's request that states one of ``rules`` (the
+    user's rules: such a request is listed as the rule, not under Constraints) and the
+    first goal always stay, so the result can remain over the size when those alone
+    exceed it.
     """
     if len(text) <= max_chars:
         return text
@@ -360,6 +364,12 @@ def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
                 size -= len(line) - len(short)
                 lines[index] = short
     first_goal = next((i for i, k in kind_of.items() if k == "goal" and _is_item(lines[i])), -1)
+    flat_rules = [normalize_ws(rule) for rule in rules if rule]
+    said_rules = {
+        index
+        for index, kind in kind_of.items()
+        if kind == "original_request" and any(r in normalize_ws(lines[index]) for r in flat_rules)
+    }
     for kinds, which in LAST_RESORT:
         if size <= max_chars:
             break
@@ -368,7 +378,7 @@ def trim_to(text: str, max_chars: int, keep: list[str]) -> str:
             is_fact = line.startswith(FACT_LABEL)
             return which == "any" or (which == "fact") == is_fact
 
-        protected = {first_goal}
+        protected = {first_goal, *said_rules}
         size = _drop(lines, kind_of, kinds, size, max_chars, dropped, _is_rule, protected, chosen)
     _take_back(lines, dropped, max_chars)
     result = "\n".join(line for index, line in enumerate(lines) if index not in dropped)
