@@ -67,3 +67,23 @@ def test_rules_stay_and_only_they_may_pass_the_cap(
     for line in checkpoint.split("\n"):
         if line.startswith("- "):
             assert any(text and text in line for text in (*rules, first)), (line, cap)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 7), st.integers(1, 5), st.booleans(), st.floats(0.05, 0.5))
+def test_under_a_context_cap_every_rule_stays_in_what_is_sent(
+    count: int, loop: int, split_turn: bool, share: float
+) -> None:
+    """The kept messages give way to the checkpoint, the checkpoint's detail to the rules:
+    a rule is in the checkpoint or in a message kept verbatim, never in neither."""
+    messages = conversation(count, loop, split_turn)
+    whole = sum(_tokens(json.dumps(m)) for m in messages)
+    cap = max(60, int(share * whole))
+    out = compact_messages_sync(
+        messages, keep_recent_tokens=cap // 3, summary_max_tokens=cap, max_context_tokens=cap
+    )
+    if not out.compacted or out.state is None:
+        return
+    sent = "\n".join(str(m.get("content") or "") for m in out.messages)
+    for rule in (c.text for c in out.state.current_constraints() if c.source == "user"):
+        assert rule in sent, (rule, cap)
