@@ -944,6 +944,7 @@ def _context_items(
     # of the hashes and ids only a tool's output names, that no message or later call
     # refers to (hundreds in logs and listings), only the latest are shown
     hidden = frozenset(unreferred[:-MAX_UNREFERRED_VALUES])
+    shown: list[_ValueLine] = []
     for identifier in state.identifiers:
         if identifier.superseded_by is not None or _placeholder(identifier):
             continue
@@ -975,6 +976,9 @@ def _context_items(
         priority = P_PINNED_VALUE if pinned or reported else P_MINOR_VALUE
         if stated.get(context, -1) >= priority and contains_value(context, identifier.value):
             continue  # the fact line above states it, in the same words, and stays as long
+        quote = "" if pinned or line.endswith(CORRECTED_NOTE) else context
+        shown.append(_ValueLine(identifier, line, priority, quote))
+    for line, priority in _one_line_per_quote(shown, stale):
         yield _Item(section, line, priority, order())
     if layout == "branch":
         return
@@ -993,6 +997,53 @@ def _context_items(
             yield _Item(section, f"- {verb} {code(record.path)}{hashed}", priority, order())
         elif record.read:
             yield _Item(section, f"- read {code(record.path)}{hashed}", P_DONE, order())
+
+
+@dataclass(frozen=True, slots=True)
+class _ValueLine:
+    identifier: Identifier
+    line: str
+    priority: int
+    quote: str
+    """The sentence the value was read from, when its line may share it with others
+    (empty for a pinned value: the guard looks for its line as it is)."""
+
+
+def _one_line_per_quote(values: list[_ValueLine], stale: dict[str, str]) -> list[tuple[str, int]]:
+    """The value lines, where the values read from one sentence of a tool's output or a
+    reply ("platform linux -- Python 3.12.3, pytest-9.0.2, pluggy-1.6.0", "**PR #15**:
+    https://…/pull/15") share one line that quotes it once: the quote is what says what
+    each value is, and a line per value would repeat it, filling the size target with
+    copies. Only values of the same rank share a line (so none outlasts the size target
+    longer than it would alone), in the order of each sentence's first value."""
+    groups: dict[tuple[str, int], list[_ValueLine]] = {}
+    order: list[tuple[str, int] | _ValueLine] = []
+    for value in values:
+        if not value.quote or value.quote == value.identifier.value:
+            order.append(value)
+            continue
+        key = (value.quote, value.priority)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(value)
+    lines: list[tuple[str, int]] = []
+    for entry in order:
+        if isinstance(entry, _ValueLine):
+            lines.append((entry.line, entry.priority))
+            continue
+        members = groups[entry]
+        if len(members) == 1:
+            lines.append((members[0].line, members[0].priority))
+            continue
+        first = members[0].identifier
+        by_kind: dict[str, list[str]] = {}
+        for member in members:
+            by_kind.setdefault(member.identifier.kind, []).append(one_line(member.identifier.value))
+        named = "; ".join(f"{kind}: {', '.join(values)}" for kind, values in by_kind.items())
+        quoted = identifier_line(first, stale).partition(" — ")[2]
+        lines.append((f"- {named} — {quoted}" if quoted else f"- {named}", entry[1]))
+    return lines
 
 
 # --- merging a previous checkpoint -------------------------------------------------------
