@@ -26,6 +26,7 @@ from synopsis.state import _patterns as pat
 from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
 from synopsis.state._errors import is_aborted, states_failure
+from synopsis.state._named_again import named_again
 from synopsis.state._progress import (
     REPORTED,
     REPORTED_END,
@@ -868,6 +869,7 @@ def _context_items(
     pasted_failures, reported_failures = _pasted_failures(state)
     output = [f for f in state.current_facts() if f.source == "tool"]
     repeated = _earlier_of_series([(id(f), _shape(f.text)) for f in output if _shape(f.text)])
+    relied_on = named_again(state, state.current_facts())
     for fact in state.current_facts():
         said = one_line(fact.text)
         if said in asked or any(said in line for line in (*chosen, *rules)):
@@ -884,6 +886,10 @@ def _context_items(
                 priority = P_KEPT
             elif id(fact) in repeated:
                 priority = P_MINOR_VALUE  # one of many lines alike ("run_id: …" of each run)
+            elif id(fact) in relied_on:
+                # a line the work names again (:mod:`synopsis.state._named_again`) outlasts
+                # its peers: a tool's that a call then used, a finding a decision took up
+                priority += 1
         if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
             # the assistant's report of its own work is progress, not context to look up
             # (once: a report its request lists already stands there)
