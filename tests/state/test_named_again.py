@@ -35,16 +35,20 @@ def session() -> WorkingState:
     )
 
 
-def test_where_only_one_finding_fits_it_is_the_one_a_call_used() -> None:
-    state = session()
+def only_one_fits(state: WorkingState, first: str, second: str) -> list[str]:
+    """Which of two statements stands alone, at each target that keeps only one."""
     alone = []
     for target in range(300, 1200, 20):
         text = render_state(state, target_chars=target)
-        used, unused = USED in text, UNUSED in text
-        if used != unused:
-            alone.append(used)
+        if (first in text) != (second in text):
+            alone.append(first if first in text else second)
+    return alone
+
+
+def test_where_only_one_finding_fits_it_is_the_one_a_call_used() -> None:
+    alone = only_one_fits(session(), USED, UNUSED)
     assert alone, "no target keeps exactly one of the two findings"
-    assert all(alone)
+    assert set(alone) == {USED}
 
 
 def test_a_fact_is_named_again_by_a_call_target() -> None:
@@ -69,3 +73,21 @@ def test_every_name_stands_in_its_statement(text: str) -> None:
     for name in names_of(text):
         assert name in text
         assert len(name) >= MIN_NAME_CHARS
+
+
+def test_a_finding_that_names_a_replaced_value_gains_nothing_from_it() -> None:
+    """The call used the port the user then corrected: what relied on the finding was the
+    old value, so it ranks as an unnamed finding does, and the later one outlasts it."""
+    state = extract_working_state(
+        [
+            user("Work out why the order sync hangs every night. The broker port is 5671."),
+            say("The sync worker consumes from port `5671` of the host `broker-east-2.int`."),
+            act(call("n1", "bash", command="nc -vz broker-east-2.int 5671")),
+            result("n1", "bash", "nc: connect to broker-east-2.int port 5671 failed"),
+            user("Correction: the broker port is 5699, not 5671."),
+            say("Also worth noting: the dedupe window in `sync.yaml` is 120 seconds long."),
+            say("Nothing more in the worker folder looks off, so the network is the lead."),
+        ]
+    )
+    alone = only_one_fits(state, "consumes from port", UNUSED)
+    assert alone and set(alone) == {UNUSED}

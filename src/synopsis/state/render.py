@@ -886,9 +886,10 @@ def _context_items(
                 priority = P_KEPT
             elif id(fact) in repeated:
                 priority = P_MINOR_VALUE  # one of many lines alike ("run_id: …" of each run)
-            elif id(fact) in relied_on:
+            elif id(fact) in relied_on and not any(contains_value(said, old) for old in stale):
                 # a line the work names again (:mod:`synopsis.state._named_again`) outlasts
                 # its peers: a tool's that a call then used, a finding a decision took up
+                # (not one that names a replaced value: what relied on it was the old one)
                 priority += 1
         if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
             # the assistant's report of its own work is progress, not context to look up
