@@ -23,7 +23,7 @@ from synopsis.state.model import Fact, WorkingState
 _QUOTED = re.compile(r"`([^`\n]{2,80})`")
 _TOKEN = re.compile(r"[\w$@~-]*[\d./\\_:][\w$@~./\\:-]*[\w$/]")
 """A token that is a name in code or a value: it has a digit, a dot, a slash or an
-underscore in it ("dev_entanglement_db", "~/dotfiles/scripts", "1025", "v24")."""
+underscore in it ("orders_dev", "~/dotfiles/scripts", "5671", "v24.1")."""
 MIN_NAME_CHARS = 4
 """Shorter tokens ("a.b", "10") stand everywhere and tell nothing."""
 
@@ -45,13 +45,12 @@ def named_again(state: WorkingState, facts: tuple[Fact, ...]) -> set[int]:
     records += [g.text for g in state.goals]
     records += list(state.next_steps)
     records += [f.path for f in state.files]
+    elsewhere = "\n".join(records)  # one text to search: calls can be thousands
     texts = [f.text for f in facts]
     named: set[int] = set()
     for index, fact in enumerate(facts):
         names = names_of(fact.text)
-        if not names:
-            continue
-        others = [*records, *texts[index + 1 :]]
-        if any(name in other for name in names for other in others if other != fact.text):
+        later = [text for text in texts[index + 1 :] if text != fact.text]
+        if any(name in elsewhere or any(name in text for text in later) for name in names):
             named.add(id(fact))
     return named
