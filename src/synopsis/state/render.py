@@ -125,6 +125,10 @@ class _Item:
     """A previous checkpoint's request that the state does not hold as one: kept as long
     as a request within the size target, but under a hard cap it goes before what the
     state holds (the state is what the checkpoint is trusted for)."""
+    named_again: bool = False
+    """A reference line the work names again (:mod:`synopsis.state._named_again`): at
+    the size target it ranks one step above its priority; under a hard cap, where every
+    section must shrink, it only outlasts the lines of its own priority."""
 
 
 _REPORTED_KEEP_KINDS = frozenset({"sha", "commit", "id", "ticket", "issue"})
@@ -833,6 +837,9 @@ _KEPT_STEPS = 2
 """How many of the steps the conversation says are still to do outlast the size target."""
 
 
+_NAMED_AGAIN = 1 << 30
+"""Added to the order of a line the work names again: among the lines of its rank the
+later ones outlast the size target, and this one comes after all of them."""
 _REFERENCE_PRIORITY = {"assistant": P_FINDING, "tool": P_IN_PROGRESS, "user": P_FINDING}
 """How long a reference fact (not typed by the user) lasts, by who stated it. The user's
 is the failure line of output they pasted (:func:`synopsis.state.attribution.failure_line`);
@@ -876,6 +883,7 @@ def _context_items(
             continue  # a request, choice or rule that states it in these words already
         if fact.source == "user" and not_a_fact(said):
             continue  # an order for the moment or venting: nothing a later step needs
+        outlasts = 0
         if fact.written == "typed":
             priority = P_PINNED_VALUE
         else:  # what the assistant reported of a result outlasts a bare value from one;
@@ -888,24 +896,24 @@ def _context_items(
                 priority = P_MINOR_VALUE  # one of many lines alike ("run_id: …" of each run)
             elif id(fact) in relied_on and not any(contains_value(said, old) for old in stale):
                 # a line the work names again (:mod:`synopsis.state._named_again`) outlasts
-                # its peers: a tool's that a call then used, a finding a decision took up
-                # (not one that names a replaced value: what relied on it was the old one)
-                priority += 1
+                # the lines of its rank that nothing names (a tool's line a call then used,
+                # a finding a decision took up), never a line of a higher rank; not one
+                # that names a replaced value: what relied on it was the old one
+                outlasts = _NAMED_AGAIN
         if layout != "branch" and fact.source == "assistant" and states_done(fact.text):
             # the assistant's report of its own work is progress, not context to look up
             # (once: a report its request lists already stands there)
             if _listed(normalize_ws(fact.text), listed_done):
                 continue
             done = "early_progress" if layout == "turn_prefix" else "done"
-            yield _Item(
-                done, REPORTED_LABEL + one_line(without_old_values(fact.text)), priority, order()
-            )
+            line = REPORTED_LABEL + one_line(without_old_values(fact.text))
+            yield _Item(done, line, priority, order() + outlasts, named_again=bool(outlasts))
             continue
         if layout != "branch" and fact.source == "assistant" and states_failure(fact.text):
             # an error the assistant met is where the work ran into something
             failed = "early_progress" if layout == "turn_prefix" else "failed"
             line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
-            yield _Item(failed, line, priority, order())
+            yield _Item(failed, line, priority, order() + outlasts, named_again=bool(outlasts))
             continue
         if layout != "branch" and normalize_ws(fact.text) in reported_failures:
             continue  # Failed Approaches lists the failure the user reported with it
@@ -913,9 +921,12 @@ def _context_items(
             # an error the user pasted is a failure of the work they report
             failed = "early_progress" if layout == "turn_prefix" else "failed"
             line = USER_REPORTED_LABEL + one_line(without_old_values(fact.text))
-            yield _Item(failed, line, priority, order())
+            yield _Item(failed, line, priority, order() + outlasts, named_again=bool(outlasts))
             continue
-        yield _Item(section, fact_line(fact.text), priority, order(), fact.entry_id)
+        line = fact_line(fact.text)
+        yield _Item(
+            section, line, priority, order() + outlasts, fact.entry_id, named_again=bool(outlasts)
+        )
     # the values a correction put in place of others: only these are marked corrected (a
     # second version or date of the same slot that replaced nothing is just a value)
     replacing = {i.superseded_by for i in state.identifiers if i.superseded_by}
@@ -985,7 +996,7 @@ def _context_items(
             continue  # the fact line above states it, in the same words, and stays as long
         quote = "" if pinned or line.endswith(CORRECTED_NOTE) else context
         shown.append(_ValueLine(identifier, line, priority, quote))
-    for line, priority in _one_line_per_quote(shown, stale):
+    for line, priority in _one_line_per_quote(shown):
         yield _Item(section, line, priority, order())
     if layout == "branch":
         return
@@ -1016,7 +1027,7 @@ class _ValueLine:
     (empty for a pinned value: the guard looks for its line as it is)."""
 
 
-def _one_line_per_quote(values: list[_ValueLine], stale: dict[str, str]) -> list[tuple[str, int]]:
+def _one_line_per_quote(values: list[_ValueLine]) -> list[tuple[str, int]]:
     """The value lines, where the values read from one sentence of a tool's output or a
     reply ("platform linux -- Python 3.12.3, pytest-9.0.2, pluggy-1.6.0", "**PR #15**:
     https://…/pull/15") share one line that quotes it once: the quote is what says what
@@ -1043,12 +1054,12 @@ def _one_line_per_quote(values: list[_ValueLine], stale: dict[str, str]) -> list
         if len(members) == 1:
             lines.append((members[0].line, members[0].priority))
             continue
-        first = members[0].identifier
-        by_kind: dict[str, list[str]] = {}
-        for member in members:
-            by_kind.setdefault(member.identifier.kind, []).append(one_line(member.identifier.value))
-        named = "; ".join(f"{kind}: {', '.join(values)}" for kind, values in by_kind.items())
-        quoted = identifier_line(first, stale).partition(" — ")[2]
+        by_label: dict[str, list[str]] = {}
+        for member in members:  # "version: 3.12.3", "number: FreshCart #218" (its head)
+            label, _, said = member.line.removeprefix("- ").partition(" — ")[0].partition(": ")
+            by_label.setdefault(label, []).append(said)
+        named = "; ".join(f"{label}: {', '.join(said)}" for label, said in by_label.items())
+        quoted = members[0].line.partition(" — ")[2]
         lines.append((f"- {named} — {quoted}" if quoted else f"- {named}", entry[1]))
     return lines
 
@@ -1479,7 +1490,7 @@ def _fit(
         lowered = item.text.lower()
         focused = 1 if focus and any(word in lowered for word in focus) else 0
         chosen = 1 if item.text.startswith(_USER_CHOSE) else 0  # the user's go last
-        priority = P_GOAL if terse and item.unbacked else item.priority
+        priority = (P_GOAL if item.unbacked else item.priority) if terse else _target_rank(item)
         return (1 if guarded(item) else 0, priority, chosen, focused, item.order)
 
     def droppable(item: _Item) -> bool:
@@ -1550,7 +1561,13 @@ def _outlasts_detail(item: _Item) -> bool:
     """What the size target keeps while it drops detail: the substance (from P_KEPT), and
     the Next Steps line of an open request — which a hard cap drops among the first, as
     In Progress says the same."""
-    return item.priority >= P_KEPT or item.text.startswith(_FINISH_EITHER)
+    return _target_rank(item) >= P_KEPT or item.text.startswith(_FINISH_EITHER)
+
+
+def _target_rank(item: _Item) -> int:
+    """An item's rank at the size target: a line the work names again one step above
+    its priority (a tool's line a later call used is then substance)."""
+    return item.priority + 1 if item.named_again else item.priority
 
 
 def _bound(item: _Item) -> bool:
