@@ -23,7 +23,16 @@ from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
 from synopsis.session.context import entry_message
-from synopsis.state import _choices, _errors, _findings, _history, _progress, attribution
+from synopsis.state import (
+    _choices,
+    _errors,
+    _findings,
+    _history,
+    _lifted,
+    _progress,
+    _restated,
+    attribution,
+)
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
 from synopsis.state._relied import ReliedLines
@@ -374,6 +383,7 @@ class _Builder:
         agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
         peers = attribution.between_people(typed, self.said, agent_work)
         self._statements(typed, low, entry_id, rules=not peers, renames=not read_before)
+        self._lift(typed)
         if not request:  # a request stands in Goal; what else the user says is still to do
             self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
@@ -387,6 +397,22 @@ class _Builder:
         if verbatim is not None and "rule" not in st.classify_all(typed, low, sentences(typed)):
             # (a message that states a rule is kept as that rule)
             self._add_fact(Fact(verbatim, entry_id, classes=()))
+
+    def _lift(self, message: str) -> None:
+        """A prohibition in the user's earlier requests or rules that this message lifts
+        ("do not run migration" → "run bin/rails db:migrate now") is retired: cut from every
+        checkpoint line, kept in the state (see :mod:`synopsis.state._lifted`)."""
+        said = normalize_ws(message)
+        earlier = [
+            text
+            for text in (
+                *self.goals,
+                *(c.text for c in self.constraints.values() if c.source == "user"),
+            )
+            if normalize_ws(text) != said
+        ]
+        for written in _lifted.lifted(earlier, message):
+            self.values.retire(written, window(message, 0))
 
     def _carry(self, summary: str, entry_id: str | None) -> None:
         """What a harness' summary of the earlier conversation (another agent's compaction)
@@ -539,6 +565,7 @@ class _Builder:
                 continue  # merged before: its update, too, is already applied
             if kind == "fact" and any(key in rule_key for rule_key in rules_here):
                 continue  # the value of a rule said next to it: one statement, the rule's
+            replaced: list[str] = []
             if updating:
                 replaced = self._supersede(sentence, entry_id, said_here, message_words, kept)
                 first = st.subject_of(text, spans, index) if kind == "fact" else index
@@ -552,6 +579,8 @@ class _Builder:
                     key = normalize_ws(record_text)
             said_here.add(key)
             if kind == "rule":
+                if updating and not replaced:
+                    self._restate(record_text, entry_id, said_here)
                 self.constraints[key] = Constraint(record_text, entry_id, "user")
                 if not st.refers_back(sentence_low):
                     continue  # a fact beside a rule that names its own subject stays a fact
@@ -565,6 +594,21 @@ class _Builder:
             else:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
+
+    def _restate(self, rule: str, entry_id: str | None, said_here: set[str]) -> None:
+        """A rule of an updating message that says again, changed, what an earlier rule of
+        the user's was about replaces it (see :mod:`synopsis.state._restated`): the one
+        that shares most of its topic."""
+        low = pat.lower_same(rule)
+        shares = {
+            key: _restated.restated_share(c.text, low)
+            for key, c in self.constraints.items()
+            if c.source == "user" and c.superseded_by is None and key not in said_here
+        }
+        best = max(shares, key=lambda key: shares[key], default=None)
+        if best is not None and shares[best]:
+            marker = entry_id or "a later statement"
+            self.constraints[best] = replace(self.constraints[best], superseded_by=marker)
 
     def _renamed(self, sentence: str, low: str) -> None:
         """An update that names another option for what an earlier statement named one for

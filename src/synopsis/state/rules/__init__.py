@@ -45,6 +45,10 @@ Stages:
 * ``replace`` — a sentence that names both the old and the new value ("use X instead of
   Y", "把 X 改成 Y"), with ``old`` and ``new`` groups;
 * ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变");
+* ``prohibit`` — a prohibition of one act, with the act in an ``act`` group ("do not run
+  the migration", "不要推送"): what a later ``lift`` may allow;
+* ``lift`` — a message that allows now what was held back ("run it now", "go ahead",
+  "现在可以…了"): with the same act named, it lifts the prohibition;
 * ``undo`` — the user undid the last commit themselves ("I've reset the previous commit");
 * ``rewrite`` — the user rewrote the history, every earlier commit id changed ("I rebased");
 * ``quote-envelope`` — the name of a harness' wrapper element whose content is the user's
@@ -109,6 +113,8 @@ Stage = Literal[
     "old-marker",
     "replace",
     "keep",
+    "prohibit",
+    "lift",
     "undo",
     "rewrite",
     "quote-envelope",

@@ -1014,4 +1014,33 @@ RULES: tuple[Rule, ...] = (
         misses=("I've registered the new route.", "The handlers are generated, so I'll skip them.",
                 "Done: the cache is cleared and I'll watch it."),
     ),
+    # --- updates: a prohibition and the message that lifts it (updates helper) --------------
+    Rule(
+        "do-not-act",
+        "prohibit",
+        r"\b(?:do not|don['’]t|dont|never|no need to)\s+(?:\w+\s+)?(?P<act>"
+        r"(?:run|push|deploy|merge|commit|delete|drop|migrate|release|publish|install|"
+        r"upgrade|restart|send|apply|rebase|touch|change|edit|start|ship|enable|remove|"
+        r"execute|seed|reset|tag|close|open|create)\b[^.;,!?\n]{0,40})",
+        matches=("continue with the models - do not run migration", "Don't push to main yet.",
+                 "please don't deploy the worker"),
+        misses=("I do not know the migration order.", "Don't worry about it."),
+    ),
+    Rule(
+        "change-it-so",
+        "update",
+        r"(?<!n't )(?<!n’t )(?<!not )(?<!never )\b(?:change|adjust|tweak|rework|redo) "
+        r"(?:it|that|this)(?: (?:up|around|again))?\s*[:,;.!—-]",
+        matches=("That didn't do it. Change it: sort by the id.", "ok, let's adjust that, "
+                 "rows go below the header."),
+        misses=("Don't change this.", "Adjust that padding to 4px."),
+    ),
+    Rule(
+        "allowed-now",
+        "lift",
+        r"\bnow\b|\bgo ahead\b|\byou (?:can|may)\b|\bfeel free\b|\b(?:it'?s|that'?s) "
+        r"(?:fine|ok(?:ay)?) to\b|\bok(?:ay)? to\b",
+        matches=("run bin/rails db:migrate now", "Go ahead and push.", "You can deploy it."),
+        misses=("Keep the migration pending.",),
+    ),
 )  # fmt: skip

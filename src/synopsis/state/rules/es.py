@@ -247,4 +247,20 @@ RULES: tuple[Rule, ...] = (
                  "Ahora necesito revisar el índice."),
         misses=("He borrado la caché.", "La caché fue borrada; voy a revisarla."),
     ),
+    # --- updates: a prohibition and the message that lifts it (updates helper) --------------
+    Rule(
+        "do-not-act-es",
+        "prohibit",
+        r"\bno\s+(?P<act>(?:ejecutes|corras|hagas|subas|publiques|despliegues|borres|"
+        r"elimines|instales|actualices|reinicies|envíes|fusiones|migres)\b[^.;,!?\n]{0,40})",
+        matches=("Todavía no ejecutes la migración.", "no despliegues a producción"),
+        misses=("No sé qué pasa.",),
+    ),
+    Rule(
+        "allowed-now-es",
+        "lift",
+        r"\bahora\b|\bya puedes\b|\badelante\b|\bpuedes\b",
+        matches=("Ahora ejecuta la migración.", "Ya puedes desplegar."),
+        misses=("Espera un poco.",),
+    ),
 )  # fmt: skip

@@ -324,4 +324,27 @@ RULES: tuple[Rule, ...] = (
         misses=("我已经修改了配置。", "配置已更新，我会继续观察。",
                 "我们将脚本移到了 tools 目录。"),
     ),
+    # --- updates: a prohibition and the message that lifts it (updates helper) --------------
+    Rule(
+        "do-not-act-zh",
+        "prohibit",
+        r"(?:先不要|先别|不要|别|不准|不许|暂时不)\s*(?P<act>(?:运行|执行|推送|部署|合并|提交|删除|"
+        r"发布|安装|升级|重启|发送|迁移|上线|改动?|动)[^，。；！？,.;!?\n]{0,12})",
+        matches=("先不要推送到 main。", "别运行迁移脚本", "暂时不部署生产环境"),
+        misses=("不要紧。", "别担心。"),
+    ),
+    Rule(
+        "allowed-now-zh",
+        "lift",
+        r"现在|可以了|可以(?:开始|去|执行|运行|推送|部署|发布)|开始吧|执行吧|去吧",
+        matches=("现在推送到 main 吧。", "可以运行迁移脚本了"),
+        misses=("先等等。",),
+    ),
+    Rule(
+        "now-adjust-zh",
+        "update",
+        r"调整一下|重新调整|改一下|换个(?:方式|办法|思路|做法)",
+        matches=("测试效果不佳，现在调整一下，写在第一行。", "换个方式，按日期排序。"),
+        misses=("效果不错。",),
+    ),
 )  # fmt: skip
