@@ -66,7 +66,7 @@ from synopsis.state.model import (
     Goal,
     WorkingState,
 )
-from synopsis.state.rules import any_match, foreign_language
+from synopsis.state.rules import any_match, foreign_language, rules
 from synopsis.state.secrets import redact_value
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -519,7 +519,9 @@ class _Builder:
         spans = sentences(text)
         # An update cue anywhere in the message ("change of plans. Target 2.15.") makes
         # each of its value-bearing sentences an update.
-        updating = any(st.is_update(low[start:end]) for start, end in spans)
+        updating = any(st.is_update(low[start:end]) for start, end in spans) or any(
+            self._said_again(text[start:end]) for start, end in spans
+        )
         message_words = _subject_words(text) if updating else set()
         if updating and renames:
             for start, end in spans:
@@ -595,6 +597,26 @@ class _Builder:
                 classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(sentence)))
                 self._add_fact(Fact(record_text, entry_id, classes=classes))
 
+    def _said_again(self, sentence: str) -> bool:
+        """Whether ``sentence`` says an earlier statement of the user's again in the same
+        words around another value (see :func:`synopsis.state._restated.same_frame`): an
+        update without a cue word."""
+        if not st.value_classes(sentence):
+            return False
+        earlier = (
+            *(
+                f.text
+                for f in self.facts.values()
+                if f.source == "user" and f.superseded_by is None
+            ),
+            *(
+                c.text
+                for c in self.constraints.values()
+                if c.source == "user" and c.superseded_by is None
+            ),
+        )
+        return any(_restated.same_frame(text, sentence) for text in earlier)
+
     def _restate(self, rule: str, entry_id: str | None, said_here: set[str]) -> None:
         """A rule of an updating message that says again, changed, what an earlier rule of
         the user's was about replaces it (see :mod:`synopsis.state._restated`): the one
@@ -603,7 +625,10 @@ class _Builder:
         shares = {
             key: _restated.restated_share(c.text, low)
             for key, c in self.constraints.items()
-            if c.source == "user" and c.superseded_by is None and key not in said_here
+            if c.source == "user"
+            and c.superseded_by is None
+            and key not in said_here
+            and c.text not in self.goals  # a request stands in Goal (its values cut, if any)
         }
         best = max(shares, key=lambda key: shares[key], default=None)
         if best is not None and shares[best]:
@@ -732,6 +757,16 @@ class _Builder:
                 and normalize_ws(sentence) not in c[1]
                 and not _restates(c[2], same, restated)
             ]
+            if slot == "path":  # a corrected path: see _same_place
+                mistake = _names_a_mistake(pat.lower_same(sentence))
+                candidates = [
+                    c
+                    for c in candidates
+                    if any(
+                        k == "path" and _same_place(v, new_value, mistake)
+                        for k, v in st.value_classes(c[2])
+                    )
+                ]
             if not candidates:
                 continue
             about = [c for c in candidates if words & _subject_words(c[2])]
@@ -1184,6 +1219,28 @@ def _said(value: str, restated: Collection[str]) -> bool:
     "61024"), or the same day ("June 28" and "the 28th")."""
     return any(contains_value(v, value) for v in restated) or any(
         st.same_day(value, v) for v in restated
+    )
+
+
+def _same_place(old: str, new: str, mistake: bool) -> bool:
+    """Whether ``new`` corrects the path ``old``: the same name in another folder
+    ("~/keys/deploy.pem" → "~/secrets/deploy.pem"), or — when the user names a mistake
+    ("wrong file") — another name in the same folder. Two files of one folder are both
+    true otherwise ("look at src/a.ts" after "src/b.ts")."""
+    old_parts, new_parts = re.split(r"[/\\]", old), re.split(r"[/\\]", new)
+    if old == new:
+        return False
+    return old_parts[-1] == new_parts[-1] or (mistake and old_parts[:-1] == new_parts[:-1])
+
+
+def _names_a_mistake(low: str) -> bool:
+    """Whether an update names what it corrects as a mistake (an apology, "wrong file":
+    the ``update`` records labelled ``mistake…``)."""
+    return any(
+        record.label.startswith("mistake")
+        and record.applies_to(low)
+        and record.compiled.search(low)
+        for record in rules("update")
     )
 
 

@@ -427,7 +427,9 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bport (?:is |number is |=\s*|:\s*|(?:moved |changed )?to )?(?:now )?"
             r"(?P<v>\d{2,5})\b|"
-            r"端口\s*(?:号)?\s*(?:[是为:：]|改成|改为|换成|改到|调到)?\s*(?P<v2>\d{2,5})"
+            r"端口\s*(?:号)?\s*(?:[是为:：]|改成|改为|换成|改到|调到)?\s*(?P<v2>\d{2,5})|"
+            # the word in other languages, a few words before the number ("el puerto es 6432")
+            r"\b(?:puerto|porta|portu|порт)\b[^\d.;!?\n]{0,30}?(?P<v3>\d{2,5})\b(?!\.\d)"
         ),
     ),
     ("count:rooms", re.compile(r"(?<![\w.])\d+\s*(?:rooms?|nights?|间|晚)(?![a-z])")),
@@ -494,6 +496,14 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("severity", re.compile(r"\bsev\s?\d\b|\bp[0-4]\b")),
+    (  # a file or folder: absolute ("/etc/app/x.yaml", "~/notes", "C:\\srv\\app"), or
+        # relative with a file name ("src/app/main.py"); not a URL's path
+        "path",
+        re.compile(
+            r"(?<![\w/.:~-])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]*[\w-]|\b[a-z]:\\[^\s\"'<>|,;]+|"
+            r"(?<![\w/.:-])[\w-]+/(?:[\w.-]+/)*[\w-]+\.[a-z]{1,5}\b"
+        ),
+    ),
 )
 
 

@@ -1016,6 +1016,17 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- updates: a prohibition and the message that lifts it (updates helper) --------------
     Rule(
+        "mistake-or-apology",
+        "update",
+        r"^\W*(?:oops|sorry|apologies|my bad|my mistake)\b\s*[,.!:;—-]|"
+        r"\b(?:my (?:bad|mistake)|i meant|i misspoke|i mis-?typed|i got (?:it|that) wrong)\b|"
+        r"\b(?:wrong|incorrect) (?:\w+ )?(?:path|file|url|link|address|port|host|name|value|"
+        r"number|date|time|id|folder|directory)\b|\b(?:that|this) (?:was|is) wrong\b",
+        matches=("Sorry, the port is 7100.", "Oops — it's the 12th.", "I meant 9 seats.",
+                 "Wrong folder, it is /srv/app."),
+        misses=("Sorry for the late reply, the build is green.", "The wrong tab opened."),
+    ),
+    Rule(
         "do-not-act",
         "prohibit",
         r"\b(?:do not|don['’]t|dont|never|no need to)\s+(?:\w+\s+)?(?P<act>"

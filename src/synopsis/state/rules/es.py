@@ -249,6 +249,14 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- updates: a prohibition and the message that lifts it (updates helper) --------------
     Rule(
+        "mistake-or-apology-es",
+        "update",
+        r"^\W*(?:perd[oó]n|perdona|disculpa|disculpas|lo siento)\b\s*[,.!:;—-]|"
+        r"\b(?:me equivoqu[eé]|quise decir|estaba mal|est[aá] mal)\b",
+        matches=("Perdón, el puerto es 6432.", "Me equivoqué, la reunión es a las 10."),
+        misses=("Perdona la demora y gracias.",),
+    ),
+    Rule(
         "do-not-act-es",
         "prohibit",
         r"\bno\s+(?P<act>(?:ejecutes|corras|hagas|subas|publiques|despliegues|borres|"

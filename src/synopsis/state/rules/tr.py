@@ -181,4 +181,13 @@ RULES: tuple[Rule, ...] = (
         matches=("Bana hep Türkçe cevap ver.", "Raporları Almanca yaz."),
         misses=("Dosyayı hızlıca yazdım.",),
     ),
+    # --- updates: an apology that corrects (updates helper) --------------------------------
+    Rule(
+        "mistake-or-apology-tr",
+        "update",
+        r"^\W*(?:pardon|özür dilerim|kusura bakma)\b\s*[,.!:;—-]|\b(?:yanlış söyledim|"
+        r"yanlış yazdım|demek istedim)\b",
+        matches=("Pardon, toplantı saat 15:30.", "Yanlış yazdım, 8 kişiyiz."),
+        misses=("Kusura bakma geç kaldım ve teşekkürler",),
+    ),
 )  # fmt: skip

@@ -326,6 +326,13 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- updates: a prohibition and the message that lifts it (updates helper) --------------
     Rule(
+        "mistake-or-apology-zh",
+        "update",
+        r"^\W*(?:不好意思|抱歉|对不起)\s*[，,。：:!！]|说错了|打错了|我的错|搞错了",
+        matches=("不好意思，是 8 个人。", "我说错了，是周五。"),
+        misses=("不好意思打扰了，谢谢。",),
+    ),
+    Rule(
         "do-not-act-zh",
         "prohibit",
         r"(?:先不要|先别|不要|别|不准|不许|暂时不)\s*(?P<act>(?:运行|执行|推送|部署|合并|提交|删除|"
