@@ -128,3 +128,51 @@ def test_the_port_word_of_another_language_names_a_port(sentence: str, value: st
 
 def test_a_url_path_is_no_file_path() -> None:
     assert not any(c == "path" for c, _ in value_classes("See https://example.org/docs/a.html"))
+
+
+# --- the assistant corrects what it just said -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "fix", "old", "new"),
+    [
+        ("The staging cluster runs Kubernetes 1.27.",
+         "I misread the output: the staging cluster runs Kubernetes 1.29.", "1.27", "1.29"),
+        ("The invoice run is scheduled for the 3rd.",
+         "My mistake, the invoice run is scheduled for the 5th.", "the 3rd", "the 5th"),
+    ],
+)  # fmt: skip
+def test_the_assistant_naming_its_own_mistake_replaces_its_value(
+    claim: str, fix: str, old: str, new: str
+) -> None:
+    messages = [user("Check what the cluster runs."), say(claim), say(fix)]
+    text = render_state(extract_working_state(messages))
+    assert new in text
+    assert old not in text
+
+
+def test_the_assistant_correcting_one_of_two_values_keeps_the_other() -> None:
+    messages = [
+        user("Which queues do we have?"),
+        say("The billing queue holds 40 workers. The email queue holds 12 workers."),
+        say("Correction: the billing queue holds 48 workers."),
+    ]
+    text = render_state(extract_working_state(messages))
+    assert "12 workers" in text
+    assert "48 workers" in text
+
+
+@pytest.mark.parametrize(
+    ("first", "moved", "old", "new"),
+    [
+        ("La auditoría es el 7 de octubre.", "El auditor la pasó al 14 de octubre.",
+         "7 de octubre", "14 de octubre"),
+        ("Demo cuma saat 10:00.", "Müşteri demoyu 14:15'e erteledi.", "10:00", "14:15"),
+    ],
+)  # fmt: skip
+def test_a_value_another_party_moved_in_spanish_or_turkish(
+    first: str, moved: str, old: str, new: str
+) -> None:
+    text = checkpoint(first, moved)
+    assert new in text
+    assert old not in text

@@ -903,8 +903,10 @@ class _Builder:
             known = key in self.replies
             self._relied_on(text, known=known)
             self.replies[key] = None
-            self.said = text[-LAST_SAID_CHARS:]
             low = pat.lower_same(text)
+            if not known and _names_a_mistake(low):
+                self._corrects_itself(self.said, text)
+            self.said = text[-LAST_SAID_CHARS:]
             words = prose(text)
             before = self.next_steps
             self._decisions(words, low if words is text else pat.lower_same(words), entry_id)
@@ -934,6 +936,29 @@ class _Builder:
             for argument in self.tools.call(call, entry_id, index):
                 argument = attribution.without_signatures(argument)
                 self.values.values(argument, entry_id, "tool", STRONG_KINDS)
+
+    def _corrects_itself(self, before: str, text: str) -> None:
+        """The assistant names a mistake in what it just said and states another value
+        ("Correction: I misread the config, the dev server uses port 4173." after "… port
+        5173."): a value of the same class in a sentence of its words before, about the same
+        subject — the one most about it — is replaced ("the API listens on port 8080"
+        replaces the API's port, not the web UI's)."""
+        earlier = [before[start:end] for start, end in sentences(before)]
+        for start, end in sentences(text):
+            sentence = text[start:end]
+            words = _subject_words(sentence)
+            for slot, new_value in st.value_classes(sentence):
+                holding = [
+                    (len(words & _subject_words(said)), said)
+                    for said in earlier
+                    if any(c == slot for c, _ in st.value_classes(said))
+                ]
+                shared, said = max(holding, default=(0, ""), key=lambda pair: pair[0])
+                if not shared or [n for n, _ in holding].count(shared) > 1:
+                    continue  # about nothing it said, or as much about two of its sentences
+                for old_slot, old_value in st.value_classes(said):
+                    if old_slot == slot and not contains_value(sentence, old_value):
+                        self.values.retire(old_value, new_value)
 
     def _pending(
         self,

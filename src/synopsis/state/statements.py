@@ -455,6 +455,10 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
             r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
             r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+            # Spanish and Portuguese: "el 19 de mayo", "12 de março"
+            r"\b\d{1,2} de (?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|sept?iembre|"
+            r"octubre|noviembre|diciembre|janeiro|fevereiro|março|maio|junho|julho|setembro|"
+            r"outubro|novembro|dezembro)\b|"
             r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|"
             # "5 号" of "张江路 368 弄 5 号" is a house number, not the 5th
             r"(?<![\d.])(?<![路街道巷弄])(?<![路街道巷弄]\s)\d{1,2}\s*号(?![楼院])|"

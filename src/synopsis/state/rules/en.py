@@ -1019,7 +1019,8 @@ RULES: tuple[Rule, ...] = (
         "mistake-or-apology",
         "update",
         r"^\W*(?:oops|sorry|apologies|my bad|my mistake)\b\s*[,.!:;—-]|"
-        r"\b(?:my (?:bad|mistake)|i meant|i misspoke|i mis-?typed|i got (?:it|that) wrong)\b|"
+        r"\b(?:my (?:bad|mistake)|i meant|i misspoke|i mis-?typed|i misread|i got (?:it|that) "
+        r"wrong|i was wrong)\b|\bcorrection\s*[:,—-]|"
         r"\b(?:wrong|incorrect) (?:\w+ )?(?:path|file|url|link|address|port|host|name|value|"
         r"number|date|time|id|folder|directory)\b|\b(?:that|this) (?:was|is) wrong\b",
         matches=("Sorry, the port is 7100.", "Oops — it's the 12th.", "I meant 9 seats.",

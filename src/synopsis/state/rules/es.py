@@ -103,7 +103,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "changed-to-es",
         "update",
-        r"\b(?:cambia(?:mos|do|lo|ron)?|cámbialo|pasa(?:mos|ron)?|movimos|movieron|mueve|"
+        r"\b(?:cambia(?:mos|do|lo|ron)?|cámbialo|cambió|pasa(?:mos|ron)?|pasó|movimos|movieron|"
+        r"movió|mueve|pospuso|adelantó|retrasó|"
         r"movido|pospuesto|pospusieron|adelantado|adelantaron|retrasado|retrasaron|"
         r"actualiza(?:do)?)\s+(?:[^.!?\n]{0,30}?\s)?(?:a|al|para|hasta)\b|"
         r"\ben (?:lugar|vez) de\b|\bal final\b|\ben realidad\b|\bcorrección\b|\bperdón\b|"

@@ -106,8 +106,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "moved-to-tr",
         "update",
-        r"\b(?:aldık|aldım|taşıdık|taşıdım|erteledik|ertele|öne çektik|değiştirdik|değiştirdim|"
-        r"değiştir|geçtik|geçelim)\b|\byerine\b|\baslında\b|\bdüzeltme\b|,\s*\S+\s+değil\b",
+        r"\b(?:aldık|aldım|taşıdık|taşıdım|taşıdı|ertele\w*|öne çek\w*|değiştir\w*|"
+        r"geçtik|geçelim)\b|\byerine\b|\baslında\b|\bdüzeltme\b|,\s*\S+\s+değil\b",
         matches=("Toplantıyı cumaya aldık.", "npm yerine pnpm kullan."),
         misses=("Toplantı cuma günü.",),
     ),
