@@ -22,6 +22,13 @@ def checkpoint(*said: str) -> str:
     return render_state(extract_working_state(messages))
 
 
+def assert_replaced(first: str, correction: str, old: str, new: str) -> None:
+    """After ``first`` and its ``correction``, the new value stands and the old is gone."""
+    text = checkpoint(first, correction)
+    assert new in text
+    assert old not in text
+
+
 @pytest.mark.parametrize(
     ("first", "correction", "old", "new"),
     [
@@ -38,9 +45,7 @@ def checkpoint(*said: str) -> str:
 def test_an_apology_that_states_another_value_corrects_it(
     first: str, correction: str, old: str, new: str
 ) -> None:
-    text = checkpoint(first, correction)
-    assert new in text
-    assert old not in text
+    assert_replaced(first, correction, old, new)
 
 
 def test_an_apology_for_something_else_corrects_nothing() -> None:
@@ -104,9 +109,7 @@ def test_a_frame_needs_words_besides_its_value() -> None:
 def test_a_corrected_path_replaces_the_old_one(
     first: str, correction: str, old: str, new: str
 ) -> None:
-    text = checkpoint(first, correction)
-    assert new in text
-    assert old not in text
+    assert_replaced(first, correction, old, new)
 
 
 def test_another_file_in_another_place_replaces_no_path() -> None:
@@ -173,6 +176,4 @@ def test_the_assistant_correcting_one_of_two_values_keeps_the_other() -> None:
 def test_a_value_another_party_moved_in_spanish_or_turkish(
     first: str, moved: str, old: str, new: str
 ) -> None:
-    text = checkpoint(first, moved)
-    assert new in text
-    assert old not in text
+    assert_replaced(first, moved, old, new)
