@@ -177,3 +177,8 @@ def test_a_value_another_party_moved_in_spanish_or_turkish(
     first: str, moved: str, old: str, new: str
 ) -> None:
     assert_replaced(first, moved, old, new)
+
+
+@pytest.mark.parametrize("sentence", ["cd /d into the folder", "type /init to start", "and/or"])
+def test_a_flag_or_a_slash_command_is_no_path(sentence: str) -> None:
+    assert not any(c == "path" for c, _ in value_classes(sentence))

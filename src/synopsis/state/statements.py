@@ -501,10 +501,12 @@ _VALUE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("severity", re.compile(r"\bsev\s?\d\b|\bp[0-4]\b")),
     (  # a file or folder: absolute ("/etc/app/x.yaml", "~/notes", "C:\\srv\\app"), or
-        # relative with a file name ("src/app/main.py"); not a URL's path
+        # relative with a file name ("src/app/main.py"); not a URL's path, nor a flag or a
+        # slash command ("cd /d", "/init")
         "path",
         re.compile(
-            r"(?<![\w/.:~-])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]*[\w-]|\b[a-z]:\\[^\s\"'<>|,;]+|"
+            r"(?<![\w/.:~-])(?:(?:~|\.{1,2})/(?:[\w.-]+/)*|/(?:[\w.-]+/)+)[\w.-]*[\w-]|"
+            r"\b[a-z]:\\[^\s\"'<>|,;]+|"
             r"(?<![\w/.:-])[\w-]+/(?:[\w.-]+/)*[\w-]+\.[a-z]{1,5}\b"
         ),
     ),
