@@ -97,6 +97,9 @@ def test_a_rule_said_again_changed_replaces_the_earlier_one(
         ("Never push to main without a review.", "Actually, also never force-push any tags."),
         ("Always use tabs in the Python files.", "Now, for YAML files always use two spaces."),
         ("生产环境的数据库不要直接改。", "另外，现在测试环境的配置文件也不要提交。"),
+        # the same predicate of another subject
+        ("The export button in the toolbar must never be greyed out on small screens.",
+         "Actually, the settings dialog must never be greyed out on small screens either."),
     ],
 )  # fmt: skip
 def test_two_rules_that_are_both_true_both_stay(first: str, second: str) -> None:

@@ -32,6 +32,9 @@ MIN_SHARE = 0.25
 MIN_PHRASES = 2
 """Phrases the two must share besides: words that stand together in both ("the notes
 column", "必须是空字段"), not only words that both use somewhere."""
+MIN_SUBJECT_CHARS = 20
+"""The opening of the earlier rule (at least this long, else its first third) names its
+subject: the later rule must share a word of it."""
 _PHRASE_WORD = re.compile(r"[a-z][a-z0-9'’-]+|[\u3400-\u9fff]")
 
 
@@ -43,8 +46,12 @@ def restated_share(earlier_rule: str, rule_low: str) -> int:
     shared = len(old & new)
     if shared < MIN_SHARED or shared < MIN_SHARE * min(len(old), len(new)):
         return 0
-    if len(phrases(pat.lower_same(earlier_rule)) & phrases(rule_low)) < MIN_PHRASES:
+    earlier_low = pat.lower_same(earlier_rule)
+    if len(phrases(earlier_low) & phrases(rule_low)) < MIN_PHRASES:
         return 0
+    if not st.topic_words(earlier_low[: max(MIN_SUBJECT_CHARS, len(earlier_low) // 3)]) & new:
+        return 0  # the same predicate of another subject ("the buttons must not be only
+        # visual" → "the wires must not be only visual"): both stay
     return shared
 
 
