@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from synopsis.state import extract_working_state, render_state
+from synopsis.state import extract_working_state, guard_summary, render_state
 from synopsis.state._restated import same_frame
 from synopsis.state.statements import value_classes
 from tests.state.builders import say, user
@@ -182,3 +182,13 @@ def test_a_value_another_party_moved_in_spanish_or_turkish(
 @pytest.mark.parametrize("sentence", ["cd /d into the folder", "type /init to start", "and/or"])
 def test_a_flag_or_a_slash_command_is_no_path(sentence: str) -> None:
     assert not any(c == "path" for c, _ in value_classes(sentence))
+
+
+def test_the_guard_keeps_a_request_whose_value_was_corrected_as_the_renderer_does() -> None:
+    state = extract_working_state(
+        [user("Never schedule the launch later than 2026-04-10."), user("改成 April 17")]
+    )
+    guarded = guard_summary("", state).text
+    assert "Never schedule the launch later than" in guarded
+    assert "2026-04-10" not in guarded
+    assert "Never schedule the launch later than" in render_state(state)
