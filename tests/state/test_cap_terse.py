@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from synopsis.state import extract_working_state, render_state
-from synopsis.state.render import _Item, _said_once, _terse_line
+from synopsis.state.render._fitting import _said_once, _terse_line
+from synopsis.state.render._items import _Item
 from tests.state.builders import act, call, result, say, user
 
 

@@ -11,14 +11,9 @@ from hypothesis import strategies as st
 
 from synopsis.state import extract_working_state, render_state
 from synopsis.state.guard import guard_summary
-from synopsis.state.render import (
-    FACT_LABEL,
-    _Item,
-    _layout_text,
-    _said_once,
-    _terse_line,
-    dense_fact,
-)
+from synopsis.state.render import FACT_LABEL
+from synopsis.state.render._fitting import _layout_text, _said_once, _terse_line, dense_fact
+from synopsis.state.render._items import _Item
 from synopsis.state.sections import parse_sections
 from tests.state.builders import act, call, result, say, user
 

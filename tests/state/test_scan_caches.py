@@ -20,12 +20,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _commands, _errors, _history, _patterns, _text, render, secrets
+from synopsis.state import _commands, _errors, _history, _patterns, _text, secrets
 from synopsis.state._memo import forget
 from synopsis.state._regex import alternatives, matches_anywhere
 from synopsis.state._tools import WORKED_AROUND, ToolLedger
 from synopsis.state.extract import extract_working_state
 from synopsis.state.model import ToolCallRecord, WorkingState
+from synopsis.state.render import _fitting as fitting
+from synopsis.state.render._items import _Item
 from tests.state.builders import ids
 
 FRAGMENTS = [
@@ -223,16 +225,16 @@ def test_a_memo_holds_at_most_its_bound_of_characters(monkeypatch: pytest.Monkey
 
 
 def _said_once_everywhere(items: list[Any]) -> list[Any]:
-    """The plain form of ``render._said_once``: every line compared with every other."""
-    cores = [render._core(item.text) for item in items]
+    """The plain form of ``fitting._said_once``: every line compared with every other."""
+    cores = [fitting._core(item.text) for item in items]
     dropped: set[int] = set()
     shortened: set[int] = set()
     for index, item in enumerate(items):
         core = cores[index]
         if (
-            len(core) < render._MIN_SAID_ONCE
+            len(core) < fitting._MIN_SAID_ONCE
             or not item.text.lstrip().startswith("- ")
-            or item.section in render._OWN_SECTION
+            or item.section in fitting._OWN_SECTION
         ):
             continue
         if any(
@@ -243,9 +245,9 @@ def _said_once_everywhere(items: list[Any]) -> list[Any]:
             and (core != cores[other] or other < index)
             for other, holder in enumerate(items)
         ):
-            (shortened if render.said_short(item.text) else dropped).add(index)
+            (shortened if fitting.said_short(item.text) else dropped).add(index)
     return [
-        replace(item, text=render.said_short(item.text) or item.text)
+        replace(item, text=fitting.said_short(item.text) or item.text)
         if index in shortened
         else item
         for index, item in enumerate(items)
@@ -263,7 +265,7 @@ _lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
 @given(
     st.lists(
         st.builds(
-            render._Item,
+            _Item,
             st.sampled_from(["goal", "critical", "in_progress", "done", "next"]),
             _lines,
             st.integers(0, 3),
@@ -273,7 +275,7 @@ _lines = st.lists(st.sampled_from(LINE_WORDS), max_size=8).map("".join)
     )
 )
 def test_lines_said_twice_are_found_as_by_comparing_every_pair(items: list[Any]) -> None:
-    assert render._said_once(items) == _said_once_everywhere(items)
+    assert fitting._said_once(items) == _said_once_everywhere(items)
 
 
 def test_a_keyword_a_folded_shape_matches_stands_where_its_starts_are_looked_for() -> None:

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from synopsis.state import extract_working_state, render_state
 from synopsis.state.guard import guard_summary
-from synopsis.state.render import NEVER, _fit, _Item, _layout_text, _shorter
+from synopsis.state.render._fitting import _fit, _layout_text, _shorter
+from synopsis.state.render._items import NEVER, _Item
 from tests.state.builders import act, call, result, say, user
 
 

@@ -180,7 +180,7 @@ def test_a_retired_day_leaves_a_call_target_and_the_failed_call_stays() -> None:
 
 
 def test_hashes_only_a_tool_listed_are_bounded_and_the_ones_the_work_names_stay() -> None:
-    from synopsis.state.render import MAX_UNREFERRED_VALUES
+    from synopsis.state.render._from_state import MAX_UNREFERRED_VALUES
     from tests.state.builders import act, call, result
 
     shas = [f"{n:07x}a" for n in range(1_000_000, 1_000_000 + 3 * MAX_UNREFERRED_VALUES)]
