@@ -48,8 +48,6 @@ from synopsis.state.sections import (
     SECTION_TITLES,
 )
 
-# --- budget and layout -------------------------------------------------------------------
-
 
 def _focus_words(focus: str | None) -> frozenset[str]:
     if not focus:

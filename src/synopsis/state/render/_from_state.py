@@ -105,9 +105,6 @@ from synopsis.state.sections import (
 )
 from synopsis.state.statements import without_old_values
 
-# --- items from the state ---------------------------------------------------------------
-
-
 _REQUEST_SECTIONS = frozenset({"goal", "original_request"})
 
 

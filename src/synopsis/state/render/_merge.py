@@ -55,8 +55,6 @@ from synopsis.state.sections import (
     split_tail,
 )
 
-# --- merging a previous checkpoint -------------------------------------------------------
-
 _PRIOR_TARGETS = {
     "goal": ("goal", P_GOAL),
     "original_request": ("goal", P_GOAL),
