@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from synopsis.messages import AgentMessage
+from synopsis.messages import AgentMessage, role_of
 from synopsis.session.entries import Entry
 
 
@@ -552,7 +552,7 @@ def _latest_model(path: Sequence[Entry], kinds: list[Any]) -> ModelRef | None:
     for index in range(len(kinds) - 1, -1, -1):
         kind = kinds[index]
         if kind == "model_change" or (
-            kind == "message" and _role_of_entry(path[index]) == "assistant"
+            kind == "message" and role_of(path[index].get("message")) == "assistant"
         ):
             return model_and_level_after(path[index], None, "")[0]
     return None
@@ -571,11 +571,6 @@ def _latest_thinking_level(path: Sequence[Entry], kinds: list[Any]) -> str:
         level = path[len(kinds) - 1 - found].get("thinkingLevel")
         if isinstance(level, str):
             return level
-
-
-def _role_of_entry(entry: Entry) -> Any:
-    message = entry.get("message")
-    return message.get("role") if isinstance(message, dict) else None
 
 
 def build_session_context(path: Sequence[Entry]) -> SessionContext:
