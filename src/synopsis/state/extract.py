@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from synopsis.messages import block_text, blocks, role_of, text_of, tool_calls
@@ -66,7 +67,7 @@ from synopsis.state.model import (
     Goal,
     WorkingState,
 )
-from synopsis.state.rules import any_match, foreign_language, rules
+from synopsis.state.rules import StagePattern, any_match, foreign_language, rules
 from synopsis.state.secrets import redact_value
 from synopsis.state.sections import (
     CONSTRAINT_LABEL,
@@ -403,14 +404,14 @@ class _Builder:
         ("do not run migration" → "run bin/rails db:migrate now") is retired: cut from every
         checkpoint line, kept in the state (see :mod:`synopsis.state._lifted`)."""
         said = normalize_ws(message)
-        earlier = [
+        earlier = (  # read only when the message has a lift cue
             text
             for text in (
                 *self.goals,
                 *(c.text for c in self.constraints.values() if c.source == "user"),
             )
             if normalize_ws(text) != said
-        ]
+        )
         for written in _lifted.lifted(earlier, message):
             self.values.retire(written, window(message, 0))
 
@@ -489,8 +490,8 @@ class _Builder:
 
     def _reported(self, done: Sequence[str]) -> Goal | None:
         """Add what was reported done to the request under way; returns it as it is now."""
-        current = self._current_request()
-        if current is None or self.tools.request is None:
+        current = self._current_request()  # None when no request is under way
+        if current is None:
             return None
         new = [d for d in done if d not in current.reported]
         if new:
@@ -1261,12 +1262,12 @@ def _same_place(old: str, new: str, mistake: bool) -> bool:
 def _names_a_mistake(low: str) -> bool:
     """Whether an update names what it corrects as a mistake (an apology, "wrong file":
     the ``update`` records labelled ``mistake…``)."""
-    return any(
-        record.label.startswith("mistake")
-        and record.applies_to(low)
-        and record.compiled.search(low)
-        for record in rules("update")
-    )
+    return _mistake_pattern().search(low) is not None
+
+
+@cache
+def _mistake_pattern() -> StagePattern:
+    return StagePattern(tuple(r for r in rules("update") if r.label.startswith("mistake")))
 
 
 def _subject_words(text: str) -> set[str]:

@@ -587,7 +587,7 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
         body = normalize_ws(split_entry_suffix(item_text(line))[0])
         stated = [old for old in stale if contains_value(line, old)]
         if section in _REQUEST_TITLES and not line.startswith("#"):
-            keep.append(retire_line(line, stale, retired, request=True) or line)
+            keep.append(stale_note(line, stale))  # retire_line's rule for a request line
             changes.extend(GuardChange("marked", "superseded", old, section) for old in stated)
             continue
         if body in retired:

@@ -97,8 +97,7 @@ def harness_summary(messages: list[Any]) -> tuple[str | None, list[Any]]:
     found: str | None = None
     rest: list[Any] = []
     for message in messages:
-        text = text_of(message, "\n") if isinstance(message, dict) else ""
-        snapshot = split_snapshot(text) if role_of(message) == "user" else None
+        snapshot = split_snapshot(text_of(message, "\n")) if role_of(message) == "user" else None
         if snapshot is None:
             rest.append(message)
             continue
