@@ -171,7 +171,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     "args",
     [["tree"], ["tree", "--all"], ["tree", "--json"], ["context"], ["context", "--all"],
      ["context", "--counter", "cjk", "--limit", "7"], ["context", "--leaf", "LEAF"],
-     ["plan"], ["plan", "--json", "--keep-recent", "300"], ["plan", "--window", "9000"]],
+     ["plan"], ["plan", "--json", "--keep-recent", "300"]],
     ids=" ".join,
 )  # fmt: skip
 def test_the_commands_print_the_same_of_a_skimmed_file(

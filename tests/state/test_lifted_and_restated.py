@@ -41,19 +41,24 @@ def test_a_later_message_that_allows_the_act_lifts_the_prohibition(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "later"),
+    ("request_text", "held", "later"),
     [
         # the same verb, another object: pushing the branch allows no push to main
-        ("Never push to main directly.", "Now push the feature branch."),
+        ("Never push to main directly.", "Never push to main directly",
+         "Now push the feature branch."),
         # the message holds the act back again
-        ("Don't restart the database.", "Now fix the config, but don't restart the database yet."),
+        ("Don't restart the database.", "Don't restart the database",
+         "Now fix the config, but don't restart the database yet."),
         # no cue that it is allowed now
-        ("Do not drop the staging table.", "We will drop the staging table after the audit."),
+        ("Do not drop the staging table.", "Do not drop the staging table",
+         "We will drop the staging table after the audit."),
     ],
 )  # fmt: skip
-def test_a_prohibition_stays_unless_the_same_act_is_allowed(request_text: str, later: str) -> None:
+def test_a_prohibition_stays_unless_the_same_act_is_allowed(
+    request_text: str, held: str, later: str
+) -> None:
+    assert [written for written, _ in prohibitions(request_text)] == [held]
     text = checkpoint(user(request_text), say("Understood."), user(later))
-    held = prohibitions(request_text)[0][0]
     assert held in text
 
 
