@@ -28,6 +28,7 @@ import re
 from itertools import pairwise
 
 from synopsis.state._memo import remembered_list
+from synopsis.state._patterns import lower_same
 from synopsis.state._text import cap, normalize_ws, sentences
 from synopsis.state.rules import any_match, first_match, rules
 from synopsis.state.statements import is_rule
@@ -524,9 +525,7 @@ def tool_answers(output: str) -> list[str]:
     question it answers ("English / LTR (Recommended) — to: “How closely should we mirror
     …”"), and the reason the user gave for rejecting a call. The result is the harness',
     the words are the user's: what they chose, where no user message says it."""
-    low = output.lower()
-    if len(low) != len(output):  # (a lower-cased letter that changed length: no offsets)
-        return []
+    low = lower_same(output)  # (offsets into the output stay right)
     found: list[str] = []
     for rule in rules("tool-answer"):
         for match in rule.compiled.finditer(low):
