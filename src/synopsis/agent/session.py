@@ -365,7 +365,11 @@ class AgentSession:
     ) -> CompactionResult | None:
         branch = self.session.path()
         plan = plan_compaction(
-            branch, self.settings, fit_within=self.threshold, summarizer=self.summarizer
+            branch,
+            self.settings,
+            fit_within=self.threshold,
+            summarizer=self.summarizer,
+            projection=self.session.build_context().projection,
         )
         if plan.preparation is None:
             if reason == "manual":

@@ -35,7 +35,7 @@ from synopsis.compaction.prepare import (
 from synopsis.compaction.settings import CompactionSettings
 from synopsis.errors import CompactionError, StaleSessionError
 from synopsis.messages import DEFAULT_WRAPPING, SummaryWrapping
-from synopsis.session.context import build_projection
+from synopsis.session.context import Projection, build_projection
 from synopsis.session.entries import Entry
 from synopsis.session.tree import Session
 from synopsis.summarizers.base import Summarizer, drifts
@@ -87,6 +87,7 @@ def plan_compaction(
     fit_within: int | None = None,
     adjust_cut: CutAdjustment | None = None,
     summarizer: Summarizer | None = None,
+    projection: Projection | None = None,
 ) -> CompactionPlan:
     """Decide a compaction of ``branch`` (root → leaf): the cut, the passes, the messages.
 
@@ -96,13 +97,17 @@ def plan_compaction(
     ``fit_within`` (the agent's threshold) halves the keep window while the kept part
     plus the checkpoint's allowance would still exceed it — a huge recent tool result must
     not leave the context over the threshold right after compacting.
+
+    ``projection`` is ``build_projection(branch)`` when the caller holds it (a session's
+    context at its leaf carries it: ``session.build_context().projection``).
     """
     settings = settings or CompactionSettings()
     if not branch or branch[-1].get("type") == "compaction":
         skipped = NoCompaction.ALREADY_COMPACTED if branch else NoCompaction.EMPTY
         return CompactionPlan(len(branch), settings, skipped=skipped)
     full_pass = drifts(summarizer) and wants_full_pass(branch, settings)
-    projection = build_projection(branch)  # for every cut tried and the preparation
+    if projection is None:  # one for every cut tried and the preparation
+        projection = build_projection(branch)
     while True:
         bounds, projected_cut = plan_projected_cut(projection, settings)
         cut = to_branch_cut(projection, projected_cut)
@@ -185,7 +190,12 @@ async def compact_session(
     attempt = 0
     while True:
         attempt += 1
-        plan = plan_compaction(session.path(), settings, summarizer=summarizer)
+        plan = plan_compaction(
+            session.path(),
+            settings,
+            summarizer=summarizer,
+            projection=session.build_context().projection,
+        )
         result = await compact(
             plan.require(),
             summarizer,
