@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 
 from synopsis.state import _patterns as pat
+from synopsis.state._memo import remembered_list
 from synopsis.state.rules import any_match, rules
 
 _LATIN = re.compile(r"[a-z][a-z0-9]{2,}")
@@ -44,8 +45,10 @@ def _message_words(low: str) -> set[str]:
     return set(act_words(low)) | {w[:5] for w in re.findall(r"[a-z][a-z0-9]+", low)}
 
 
+@remembered_list  # every message that lifts one asks each earlier text again
 def prohibitions(text: str) -> list[tuple[str, str]]:
-    """Each prohibition ``text`` states: (the words as written, the act they hold back)."""
+    """Each prohibition ``text`` states: (the words as written, the act they hold back;
+    remembered per text)."""
     low = pat.lower_same(text)
     found: list[tuple[str, str]] = []
     for rule in rules("prohibit"):
