@@ -36,6 +36,7 @@ from synopsis.state import (
 )
 from synopsis.state import _patterns as pat
 from synopsis.state import statements as st
+from synopsis.state._memo import remembered
 from synopsis.state._relied import ReliedLines
 from synopsis.state._snapshots import split_snapshot
 from synopsis.state._text import (
@@ -523,7 +524,7 @@ class _Builder:
         updating = any(st.is_update(low[start:end]) for start, end in spans) or any(
             self._said_again(text[start:end]) for start, end in spans
         )
-        message_words = _subject_words(text) if updating else set()
+        message_words = _subject_words(text) if updating else frozenset()
         if updating and renames:
             for start, end in spans:
                 self._renamed(text[start:end], low[start:end])
@@ -703,7 +704,7 @@ class _Builder:
         sentence: str,
         entry_id: str | None,
         said_here: set[str],
-        message_words: frozenset[str] | set[str] = frozenset(),
+        message_words: frozenset[str] = frozenset(),
         kept: Sequence[str] = (),
     ) -> list[str]:
         """An update ("they moved it to the 14th", "改成 15 个人") replaces, for each slot of
@@ -792,7 +793,7 @@ class _Builder:
             if not about and self._answers_proposal(words, same, restated, new_value, candidates):
                 continue  # "Make it April 12" answers the assistant's "leaving April 11"
             pool = about or [c for c in candidates if c[3]] or candidates
-            context: frozenset[str] | set[str] = frozenset() if about else message_words
+            context: frozenset[str] = frozenset() if about else message_words
 
             store, key, old_text, _ = max(
                 enumerate(pool), key=lambda c: _rank(c[0], c[1], words, context)
@@ -846,7 +847,7 @@ class _Builder:
 
     def _answers_proposal(
         self,
-        words: set[str],
+        words: frozenset[str],
         same: Callable[[str], bool],
         restated: Collection[str],
         new_value: str,
@@ -1180,7 +1181,7 @@ it replaces nothing."""
 def _rank(
     index: int,
     candidate: tuple[str, str, str, bool],
-    words: set[str],
+    words: frozenset[str],
     context: Collection[str],
 ) -> tuple[int, int, bool, int]:
     """How well an earlier statement matches an update's subject (higher is better).
@@ -1211,7 +1212,7 @@ def _replaced_values(
     old_values: Sequence[tuple[str, str]],
     same: Callable[[str], bool],
     restated: Collection[str],
-    words: set[str],
+    words: frozenset[str],
 ) -> set[str]:
     """The values of ``old_text`` an update replaces: those of its slot it does not state
     again ("周三" of "下周三" stays) — and, when the statement holds several, only those
@@ -1270,12 +1271,17 @@ def _mistake_pattern() -> StagePattern:
     return StagePattern(tuple(r for r in rules("update") if r.label.startswith("mistake")))
 
 
-def _subject_words(text: str) -> set[str]:
+def _scan_subject_words(text: str) -> frozenset[str]:
     """Content words (and CJK pairs) of a sentence: what it is about, roughly."""
     low = pat.lower_same(text)
     found = (m.group(1) or m.group() for m in _WORD.finditer(low))
     # a Latin word by its first five letters: "starts" and "start", "moving" and "moved"
-    return {w if w[0] > "\u2fff" else w[:5] for w in found if w and w not in _COMMON}
+    return frozenset(w if w[0] > "\u2fff" else w[:5] for w in found if w and w not in _COMMON)
+
+
+_subject_words = remembered(_scan_subject_words)
+""":func:`_scan_subject_words`, remembered per text: each update compares its subject
+with every earlier statement's, so the statements of a long log are asked again and again."""
 
 
 def _rule_at(sentence_low: str) -> int:
