@@ -487,7 +487,7 @@ class _Builder:
         """The request the calls work on (the original one when it was asked again)."""
         request = self.tools.request
         goals = reversed(self.goals.values())
-        return next((g for g in goals if digest(g.text) == request), None)
+        return next((g for g in goals if _goal_digest(g.text) == request), None)
 
     def _reported(self, done: Sequence[str]) -> Goal | None:
         """Add what was reported done to the request under way; returns it as it is now."""
@@ -1269,6 +1269,11 @@ def _names_a_mistake(low: str) -> bool:
 @cache
 def _mistake_pattern() -> StagePattern:
     return StagePattern(tuple(r for r in rules("update") if r.label.startswith("mistake")))
+
+
+_goal_digest = remembered(digest)
+"""The digest of a goal's text, remembered: the request under way is looked up among the
+goals (by digest) for every assistant message, and a long log has many goals."""
 
 
 def _scan_subject_words(text: str) -> frozenset[str]:
