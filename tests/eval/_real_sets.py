@@ -22,7 +22,10 @@ SYNOPSIS = str(Path(sys.executable).parent / "synopsis")
 LIVE_SECRET = re.compile(
     r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{24,}|gh[pousr]_[A-Za-z0-9]{30,}|AKIA[0-9A-Z]{16}"
     r"|xox[abp]-[A-Za-z0-9-]{20,}|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|\b\d{8,10}:AA[A-Za-z0-9_-]{30,34}\b|\bAIza[0-9A-Za-z_-]{35}\b|\b[rs]k_live_[0-9A-Za-z]{20,}"
 )
+"""Also a Telegram bot token (``BOT_ID:AA…``), a Google API key and a Stripe live key: the
+shapes met in sources the sets were built from."""
 
 
 def case_ids(cases: list[Case]) -> list[str]:
