@@ -25,6 +25,7 @@ OPENAI_STYLE = "sk-" + "proj-" + "Zx81" * 6
 CLOUD_KEY = "AKIA" + "QWERTYUIOPASDFGH"
 TOKEN = "ghp_" + "k3Y9" * 9
 JWT = "eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiJ1c2VyLTQyIn0" + "." + "Sig_n4tur3-abcdEFGH"
+BOT_TOKEN = "7001234567:AA" + "Hq2" * 11
 PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3\n-----END RSA PRIVATE KEY-----"
 
 
@@ -36,6 +37,8 @@ PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3\n-----END RSA PRIVAT
         (f"push with {TOKEN}", "API key"),
         (f"Authorization: Bearer {JWT}", "JWT"),
         (PEM, "private key"),
+        (f"TELEGRAM_BOT_TOKEN={BOT_TOKEN}", "bot token"),
+        (f"the bot answers with {BOT_TOKEN} as its key", "bot token"),
         ("postgres://app:Tr0ub4dor3@db.internal:5432/shop", "password"),
         ("DB password: Wq7!rTz92x", "password"),
         ("数据库密码是 Lm3#pQ8zw", "password"),
@@ -55,6 +58,7 @@ def test_credential_shapes_are_found(text: str, label: str) -> None:
         "The secret is to stir slowly.",
         "Commit 9fceb02d0ae598e95dc970b74767f19372d61af8 fixed it.",
         "Order JD20260228-55172 ships today.",
+        "At 20260228:AAbb the job 1234567890:ok finished at 12:30:00.",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

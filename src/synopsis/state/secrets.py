@@ -10,7 +10,7 @@ Why not ``detect-secrets``: measured on the fidelity corpus (255 k characters, 8
 lines) its line scanner with the default plugins took 9.2 s (0.03 MB/s) and reported
 18.5 k hits, most of them high-entropy words in logs; compaction runs inside the agent
 loop. This module is one pass of labelled patterns for the credential shapes that
-matter (provider keys, tokens, JWTs, private keys, passwords in URLs and assignments)
+matter (provider keys, tokens, bot tokens, JWTs, private keys, passwords in URLs and assignments)
 plus an entropy test for the generic ``password = …`` form; its own benchmark is in
 ``benchmarks/bench_secrets.py``.
 """
@@ -72,6 +72,11 @@ _SHAPES = (
         ),
         needles=_API_KEY_PREFIXES,
     ),
+    SecretShape(
+        "bot token",
+        re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{30,34}\b"),
+        needles=(":AA",),
+    ),  # a Telegram bot's token (bot id, a colon, "AA…"): pasted into chat-agent setups
     SecretShape(
         "password",
         re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:(?P<secret>[^\s@/]{3,128})@[\w.-]+"),
