@@ -15,7 +15,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _progress, _tools, rules
+from synopsis.state import _lifted, _progress, _tools, extract, rules
 from synopsis.state._memo import forget
 from tests.state.test_scan_caches import FRAGMENTS, RULE_WORDS
 
@@ -124,3 +124,25 @@ def test_masked_text_is_what_every_record_blanks(text: str) -> None:
     for stage in ("not-rule", "harness"):
         expected = _plain_masked(stage, low)
         assert rules.masked(stage, low) == expected and rules.masked(stage, low) == expected
+
+
+PROHIBITIONS = [
+    "Never push to main. ", "Don't touch the migrations. ", "do not run migration", "别动数据库。",
+    "不要删表", "nie ruszaj bazy", "nunca uses sudo", "ne touche pas", "OK, you can push now. ",
+    "go ahead and run it", "现在可以删了", "Budget is 300 euros. ", "the port is 6543, not 5433",
+]  # fmt: skip
+prohibition_texts = st.lists(st.sampled_from(PROHIBITIONS + WORDS[:30]), max_size=10).map("".join)
+
+
+@slow
+@given(prohibition_texts)
+def test_remembered_prohibitions_and_subject_words_equal_fresh_ones(text: str) -> None:
+    forget()
+    fresh = _lifted.prohibitions.__wrapped__(text)  # type: ignore[attr-defined]
+    first = _lifted.prohibitions(text)
+    assert first == fresh
+    first.append(("changed", "changed"))  # the caller's list is its own
+    assert _lifted.prohibitions(text) == fresh
+    for memo in (extract._subject_words, extract._goal_digest):
+        fresh_answer = memo.scan(text)
+        assert memo(text) == fresh_answer and memo(text) == fresh_answer
