@@ -41,6 +41,8 @@ SECRETS = (
     ("FAKE-secret-", re.compile(r"(?<=SECRET=\")[A-Za-z0-9+/=_-]{16,}(?=\")")),
     ("FAKE-jwt-", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     ("sb_FAKE-supabase-key-", re.compile(r"sb_(?:publishable|secret)_[A-Za-z0-9_-]{16,}")),
+    # A Telegram bot token (BOT_ID:AA…); the fake keeps the shape, too short to pass as live.
+    ("1000000000:AAFAKE-telegram-bot-token-", re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{30,34}\b")),
 )
 
 
@@ -112,6 +114,22 @@ def close_open_calls(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
             open_calls.extend(turn.get("tool_calls") or [])
     flush()
     return out
+
+
+def call_owner(turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The assistant turn a call goes to when the export records results but not who asked:
+    the assistant turn just before when it has no calls yet (the model said what it would
+    do, then did it), the one that made the calls before when a result follows a result,
+    or else a new empty assistant turn appended to ``turns``."""
+    last = turns[-1] if turns else None
+    if last is not None and last["role"] == "assistant" and not last.get("tool_calls"):
+        last["tool_calls"] = []
+        return last
+    if last is not None and last["role"] == "tool":
+        return next(turn for turn in reversed(turns) if turn["role"] == "assistant")
+    turn: dict[str, Any] = {"role": "assistant", "text": "", "tool_calls": []}
+    turns.append(turn)
+    return turn
 
 
 def write_turns(turns: list[dict[str, Any]], path: Path) -> None:
