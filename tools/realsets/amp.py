@@ -19,7 +19,7 @@ import re
 import sys
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, convert_export, scrub_arguments, trim
+from common import Scrubber, clean, convert_export, scrub_arguments, trim, user_assistant_turns
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -86,19 +86,7 @@ def _user(body: str, scrub: Scrubber, open_calls: list[dict[str, Any]]) -> list[
 
 def convert(text: str, first: int, last: int, scrub: Scrubber) -> list[dict[str, Any]]:
     chunk = "\n".join(text.splitlines()[first - 1 : last])
-    parts = SECTION.split(chunk)
-    turns: list[dict[str, Any]] = []
-    open_calls: list[dict[str, Any]] = []
-    for number in range(1, len(parts), 2):
-        role, body = parts[number], parts[number + 1]
-        if role == "Assistant":
-            turn = _assistant(body, scrub, number // 2)
-            if turn["text"] or turn.get("tool_calls"):
-                turns.append(turn)
-                open_calls = list(turn.get("tool_calls") or [])
-        else:
-            turns.extend(_user(body, scrub, open_calls))
-    return close_open_calls(turns)
+    return user_assistant_turns(SECTION.split(chunk), scrub, _assistant, _user)
 
 
 if __name__ == "__main__":

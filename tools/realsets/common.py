@@ -116,6 +116,30 @@ def close_open_calls(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def user_assistant_turns(
+    parts: Sequence[str],
+    scrub: Scrubber,
+    assistant: Callable[[str, Scrubber, int], dict[str, Any]],
+    user: Callable[[str, Scrubber, list[dict[str, Any]]], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """The turns of an export split by a ``(User|Assistant)`` heading pattern (``parts`` as
+    ``re.split`` gives them): ``assistant(body, scrub, number)`` makes an assistant turn (kept
+    when it says or calls something), ``user(body, scrub, open_calls)`` the turns of a user
+    section, which may answer (and pop) the calls the assistant turn before it left open."""
+    turns: list[dict[str, Any]] = []
+    open_calls: list[dict[str, Any]] = []
+    for number in range(1, len(parts), 2):
+        role, body = parts[number], parts[number + 1]
+        if role == "Assistant":
+            turn = assistant(body, scrub, number // 2)
+            if turn["text"] or turn.get("tool_calls"):
+                turns.append(turn)
+                open_calls = list(turn.get("tool_calls") or [])
+        else:
+            turns.extend(user(body, scrub, open_calls))
+    return close_open_calls(turns)
+
+
 def call_owner(turns: list[dict[str, Any]]) -> dict[str, Any]:
     """The assistant turn a call goes to when the export records results but not who asked:
     the assistant turn just before when it has no calls yet (the model said what it would

@@ -22,7 +22,7 @@ import re
 import sys
 from typing import Any
 
-from common import Scrubber, clean, close_open_calls, convert_export, scrub_arguments, trim
+from common import Scrubber, clean, convert_export, scrub_arguments, trim, user_assistant_turns
 
 TOOL_LIMIT = 1500
 TEXT_LIMIT = 4000
@@ -60,7 +60,7 @@ def _arguments(lines: list[str]) -> dict[str, Any]:
 
 
 def _assistant(body: str, scrub: Scrubber, number: int) -> dict[str, Any]:
-    body = REASONING.sub("", body)
+    body = REASONING.sub("", _body(body))
     pieces = USE.split(body)
     said = [pieces[0].strip()]
     calls = []
@@ -84,6 +84,7 @@ def _assistant(body: str, scrub: Scrubber, number: int) -> dict[str, Any]:
 
 
 def _user(body: str, scrub: Scrubber, open_calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    body = _body(body)
     if not body.startswith("[Tool]") or not open_calls:
         typed = MESSAGE.sub(lambda m: m.group(1), body.removeprefix("[Tool]")).strip()
         return [{"role": "user", "text": trim(scrub(clean(typed)), TEXT_LIMIT)}] if typed else []
@@ -107,19 +108,7 @@ def _user(body: str, scrub: Scrubber, open_calls: list[dict[str, Any]]) -> list[
 
 def convert(text: str, first: int, last: int, scrub: Scrubber) -> list[dict[str, Any]]:
     chunk = "\n".join(text.splitlines()[first - 1 : last])
-    parts = BLOCK.split(chunk)
-    turns: list[dict[str, Any]] = []
-    open_calls: list[dict[str, Any]] = []
-    for number in range(1, len(parts), 2):
-        role, body = parts[number], _body(parts[number + 1])
-        if role == "Assistant":
-            turn = _assistant(body, scrub, number // 2)
-            if turn["text"] or turn.get("tool_calls"):
-                turns.append(turn)
-                open_calls = list(turn.get("tool_calls") or [])
-        else:
-            turns.extend(_user(body, scrub, open_calls))
-    return close_open_calls(turns)
+    return user_assistant_turns(BLOCK.split(chunk), scrub, _assistant, _user)
 
 
 if __name__ == "__main__":
