@@ -8,7 +8,7 @@ person typed, slash commands included), ``## Assistant Response`` (the model's t
 (the CLI's notice after a slash command, a ``> `` quote). Calls in a row go to the assistant
 response just before them when it has none yet, or else to an empty assistant turn; each has
 the argument ``note`` saying its input is not in the export. An Info notice is a user turn,
-as the person saw it in their console (the crafts converter does the same with ``info``).
+as the person saw it in their console (craft_agents.py does the same with ``info``).
 
     python3 tools/realsets/qwen_export.py EXPORT.md FIRST_LINE LAST_LINE OUT.json [REAL=FAKE …]
 """
