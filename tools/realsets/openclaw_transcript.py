@@ -5,10 +5,10 @@ or ``toolResult``. It records tool results but not the calls that asked for them
 of results gets calls made up for it: they go to the assistant turn just before when that
 turn has none yet (the model said what it would do, then did it), or else to an empty
 assistant turn (``common.call_owner``); each call is named ``tool``, its one argument
-``note`` says the transcript does not record it, and its tool turn is the result. The gateway's ``Sender (untrusted metadata)`` / ``Conversation info (untrusted
-metadata)`` JSON blocks at the top of a user entry are harness text (channel label, message
-id, the person's name) and are dropped; ``System:`` lines the gateway put there stay, as
-the model read them.
+``note`` says the transcript does not record it, and its tool turn is the result. The
+gateway's ``Sender (untrusted metadata)`` / ``Conversation info (untrusted metadata)`` JSON
+blocks at the top of a user entry are harness text (channel label, message id, the person's
+name) and are dropped; ``System:`` lines the gateway put there stay, as the model read them.
 
     python3 tools/realsets/openclaw_transcript.py EXTRACT.md FIRST_LINE LAST_LINE OUT.json \
         [REAL=FAKE …]
