@@ -106,3 +106,53 @@ def test_an_explicit_ask_past_the_window_joins_a_long_lead_in() -> None:
 
 def test_can_we_asks() -> None:
     assert is_request("Can we also tag the release commit with the version number")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a fault report typed without its apostrophe asks for a fix all the same
+        "the upload page doesnt load on firefox",
+        "hmm the cart still isnt showing the discount",
+        "it wont compile after the merge",
+        "i cant connect to the staging db anymore",
+        # an imperative whose verb is no common one of the older list
+        "revert the last two commits on the branch",
+        "translate the onboarding emails into German",
+        "rerun the flaky integration suite with logging on",
+        "summarize what changed in the billing module",
+    ],
+)
+def test_fault_reports_without_apostrophes_and_other_imperatives_are_requests(text: str) -> None:
+    assert is_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Listo, ahora sigamos con la pantalla de perfil.",
+        "antes de subirlo probemos el formulario con datos reales",
+        "Ok, procediamo con la migrazione del database.",
+        "Voglio un grafico per ogni reparto.",
+        "Então vamos configurar o deploy no Render.",
+        "Bon, essayons la version sans cache.",
+    ],
+)
+def test_lets_and_i_want_in_romance_languages_are_requests(text: str) -> None:
+    assert is_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the release notes are in docs/CHANGES.md",
+        # a verb that is also a noun, naming what happened
+        "upload failed: read ECONNRESET",
+        "Reset failed with a 403 from the identity provider.",
+        "Estamos en la rama de desarrollo.",
+        "Abbiamo già il database su Supabase.",
+        "Nous avons déjà une version en production.",
+    ],
+)
+def test_statements_stay_no_requests(text: str) -> None:
+    assert not is_request(text)

@@ -54,10 +54,18 @@ GOAL_EN = re.compile(
     rf"^{_LEAD_IN}(?:i want|i{_APOS}d like|i would like|i need|we need|we want|we have to|"
     r"the goal|goal\b|objective|task\b|your task|can you|could you|would you|will you|"
     r"help me|let['’]?s|implement|add|fix|create|write|build|make|update|refactor|migrate|"
+    r"rewrite|redo|revert|rerun|restart|rebuild|reset|undo|generate|translate|summari[sz]e|"
+    r"bump|publish|upgrade|downgrade|verify|validate|compare|"
+    r"analy[sz]e|prepare|extract|insert|append|hide|disable|enable|simplify|rework|"
+    r"restructure|reorgani[sz]e|integrate|research|brainstorm|suggest|propose|recommend|"
+    r"calculate|estimate|download|upload|revise|rephrase|reword|proofread|shorten|"
+    r"highlight|walk me through|go through|go over|"
     r"remove|delete|investigate|port|move|rename|read|run|check|test|find|change|replace|"
     r"set up|setup|configure|install|deploy|document|review|explain|show|open|copy|adjust|"
     r"split|convert|clean|improve|optimi[sz]e|debug|figure out|look into|look at|try|"
     r"book|order|cancel|refund|send|schedule|get|give|tell|plan)\b"
+    # a verb that is also a noun names what happened ("upload failed: …", "test is red")
+    r"(?![^\S\n]*(?::|(?:is|was|are|were|failed|fails|works|worked|succeeded|errors?)\b))"
 )
 GOAL_ZH = re.compile(
     r"^(?:好的?[，,]?|那么?[，,]?|现在[，,]?|接下来[，,]?|然后[，,]?)*"
@@ -91,9 +99,9 @@ REQUEST_INSIDE = re.compile(
 that also", "… — please add a retry"; the verb is followed by what it acts on (not "use
 of", "check is")."""
 PROBLEM_REPORT = re.compile(
-    rf"\b(?:(?:is|are|was|were)(?:[^\S\n]+still)?[^\S\n]+not|isn{_APOS}t|aren{_APOS}t|"
-    rf"doesn{_APOS}t|does not|don{_APOS}t|do not|won{_APOS}t|will not|can{_APOS}t|cannot|"
-    rf"didn{_APOS}t|did not|no longer)"
+    rf"\b(?:(?:is|are|was|were)(?:[^\S\n]+still)?[^\S\n]+not|isn{_APOS}?t|aren{_APOS}?t|"
+    rf"doesn{_APOS}?t|does not|don{_APOS}?t|do not|won{_APOS}?t|will not|can{_APOS}?t|cannot|"
+    rf"didn{_APOS}?t|did not|no longer)"
     r"[^\S\n]+(?:work|show|load|render|display|appear|compile|build|run|start|pass|save|"
     r"open|connect|update|respond|exist)\w*|"
     r"\b(?:is|are) (?:still )?(?:broken|failing|empty|missing|wrong)\b|"

@@ -100,12 +100,12 @@ def has_specific(sentence: str, low: str) -> bool:
 
 _ASKING_ORDER = re.compile(
     r"^(?:(?:or|and|but|so|then|hm+|ok)[,.]?\s+)?(?:is|are|was|were|do|does|did|can|could|will|"
-    r"would|shall|should|must|has|have|had)(?:n['’]t)?\s+(?:it|that|this|there|they|we|you|i|he|"
+    r"would|shall|should|must|has|have|had)(?:n['’]?t)?\s+(?:it|that|this|there|they|we|you|i|he|"
     r"she|these|those)\b"
 )
 """A question without its question mark: an auxiliary before its subject ("or is that
 only on weekdays", "should I use zod or yup")."""
-_TAG_QUESTION = re.compile(r",\s*(?:right|correct|yes|yeah|isn['’]t it|or not)\s*[.!]*$")
+_TAG_QUESTION = re.compile(r",\s*(?:right|correct|yes|yeah|isn['’]?t it|or not)\s*[.!]*$")
 """A question without its question mark, by the tag that asks to confirm it ("the file
 must be in the root, right")."""
 

@@ -173,14 +173,22 @@ RULES: tuple[Rule, ...] = (
         "request",
         # what a user asks the agent for: a question to it, an imperative at the start of the
         # sentence, or a wish about its work ("necesito que …")
-        r"^(?:(?:ok|vale|bueno|ahora|y|también|luego|entonces|porfa|por favor)[,.!:]?\s+)*"
+        r"^(?:(?:ok|vale|bueno|ahora|y|también|luego|entonces|porfa|por favor|perfecto|genial|"
+        r"listo|dale|bien|excelente|muy bien)[,.!:]?\s+)*"
         r"(?:¿\s*)?(?:(?:me )?(?:puedes|podrías|podrias|pod[eé]s)|necesito que|quiero que|"
         r"me gustaría|"
         r"haz|hazme|crea|añade|agrega|arregla|corrige|revisa|mira|cambia|quita|elimina|borra|"
         r"mueve|pon|escribe|implementa|actualiza|migra|ejecuta|prueba|explica|explícame|dime|"
-        r"muestra|busca|configura|instala|genera|ayúdame|limpia|renombra)\b|\bpor favor\b",
+        r"muestra|busca|configura|instala|genera|ayúdame|limpia|renombra|vamos a)\b|\bpor favor\b|"
+        # "let's …" (anywhere: "antes de documentar, volvamos a probar"): the first person
+        # plural subjunctive, which only proposes the next piece of work
+        r"\b(?:hagamos|hag[aá]moslo|empecemos|comencemos|sigamos|continuemos|volvamos|"
+        r"probemos|pasemos|revisemos|cambiemos|arreglemos|agreguemos|añadamos|pongamos|"
+        r"quitemos|usemos|creemos|implementemos|terminemos)\b",
         matches=("¿Me puedes mirar el log del worker?", "Quita el banner de la portada.",
-                 "Necesito que el informe salga en PDF."),
+                 "Necesito que el informe salga en PDF.", "Bueno, sigamos con el módulo de pagos.",
+                 "Vamos a migrar la base a Postgres.",
+                 "Antes del deploy, probemos otra vez el login."),
         misses=("La portada ya no tiene banner.", "El informe sale en PDF."),
     ),
     Rule(

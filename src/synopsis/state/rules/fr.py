@@ -179,10 +179,16 @@ RULES: tuple[Rule, ...] = (
         r"j['’]aimerais (?:que|bien)|"
         r"fais|fais-moi|crée|ajoute|corrige|répare|vérifie|regarde|change|modifie|supprime|"
         r"enlève|retire|déplace|mets|écris|implémente|migre|lance|teste|explique|montre|cherche|"
-        r"configure|installe|génère|aide-moi|nettoie|renomme)\b|\bs['’]il (?:te|vous) pla[iî]t\b|"
+        r"configure|installe|génère|aide-moi|nettoie|renomme|je veux|j['’]aimerais|"
+        # "let's …": the first person plural that proposes the next piece of work
+        r"faisons|commençons|commencons|passons|continuons|essayons|allons-y|reprenons|"
+        r"ajoutons|changeons|voyons|testons|on passe à|on passe a)\b|"
+        r"\bs['’]il (?:te|vous) pla[iî]t\b|"
         r"\bstp\b|\bsvp\b",
         matches=("Tu peux jeter un œil au cron ?", "Retire la bannière de l'accueil.",
-                 "Je voudrais que le rapport sorte en PDF."),
+                 "Je voudrais que le rapport sorte en PDF.",
+                 "Bon, passons aux tests d'intégration.",
+                 "Essayons avec la version 2 du SDK."),
         misses=("L'accueil n'a plus de bannière.", "Le rapport sort en PDF."),
     ),
     Rule(

@@ -8,7 +8,7 @@ DETECT = (
     r"\b(?:il|lo|gli|della|delle|dei|del|che|con|non|è|sono|anche|molto|più|"
     r"questo|questa|quello|quella|grazie|sì|perché|quando|dove|devi|puoi|usa|chiedimi|niente|"
     r"nulla|ho|hai|abbiamo|fare|già|alla|alle|al|nel|nella|una|uno|di|da|ci|si|mi|ti|ora|"
-    r"adesso|anzi|invece|prima|meglio|facciamo|bisogna|scrivimi|rispondi|preferisco|lascia|perdere|va|bene|procedi|certo|certamente|fallo|vai|cancellare|toccare|usare|spostato|spostata)\b|"
+    r"adesso|anzi|invece|prima|meglio|facciamo|bisogna|scrivimi|rispondi|preferisco|lascia|perdere|va|bene|procedi|voglio|vorrei|ogni|certo|certamente|fallo|vai|cancellare|toccare|usare|spostato|spostata)\b|"
     r"[àèìòù]"
 )
 """Italian words that English does not use (and its accents): the records apply where one is."""
@@ -172,10 +172,14 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?:mi )?(?:puoi|potresti)|ti chiedo di|vorrei che|ho bisogno che|fai|fammi|crea|"
         r"aggiungi|correggi|sistema|controlla|verifica|guarda|cambia|modifica|elimina|togli|"
         r"rimuovi|sposta|metti|scrivi|implementa|aggiorna|migra|esegui|lancia|prova|spiega|"
-        r"mostra|cerca|configura|installa|genera|aiutami|pulisci|rinomina)\b|"
+        r"mostra|cerca|configura|installa|genera|aiutami|pulisci|rinomina|voglio|vorrei|"
+        # "let's …": the first person plural that proposes the next piece of work
+        r"facciamo|procediamo|passiamo|proviamo|vediamo|iniziamo|cominciamo|continuiamo|"
+        r"andiamo avanti|sistemiamo|aggiungiamo|togliamo|cambiamo|usiamo|creiamo|rifacciamo)\b|"
         r"\bper (?:favore|piacere)\b",
         matches=("Mi puoi dare un'occhiata al cron?", "Togli il banner dalla home.",
-                 "Vorrei che il report uscisse in PDF."),
+                 "Vorrei che il report uscisse in PDF.", "Ok, passiamo alla pagina di login.",
+                 "Voglio usare Redis per la cache."),
         misses=("La home non ha più il banner.", "Il report esce in PDF."),
     ),
     Rule(

@@ -192,9 +192,13 @@ RULES: tuple[Rule, ...] = (
         r"conserte|arrume|arruma|verifique|verifica|olhe|olha|veja|mude|muda|altere|remova|"
         r"tire|tira|apague|apaga|mova|coloque|coloca|escreva|escreve|implemente|atualize|migre|"
         r"rode|roda|execute|teste|testa|explique|explica|mostre|mostra|procure|configure|"
-        r"instale|gere|me ajude|limpe|renomeie)\b|\bpor favor\b|\bpfv\b",
+        r"instale|gere|me ajude|limpe|renomeie|quero|"
+        # "let's …": the first person plural that proposes the next piece of work
+        r"vamos|façamos|facamos|bora|comecemos|continuemos|sigamos|voltemos|testemos)\b|"
+        r"\bpor favor\b|\bpfv\b",
         matches=("Consegue dar uma olhada no cron?", "Tira o banner da página inicial.",
-                 "Quero que o relatório saia em PDF."),
+                 "Quero que o relatório saia em PDF.", "Agora vamos para a tela de cadastro.",
+                 "Bora subir isso pro Vercel."),
         misses=("A página inicial não tem mais banner.", "O relatório sai em PDF."),
     ),
     Rule(
