@@ -121,6 +121,16 @@ def test_can_we_asks() -> None:
         "translate the onboarding emails into German",
         "rerun the flaky integration suite with logging on",
         "summarize what changed in the billing module",
+        # a question to the agent without its question mark
+        "where did you put the generated migration",
+        "why is the worker restarting every minute",
+        # a Chinese verb with 一下, wherever it stands; a status code that is still there
+        "部署完了以后，帮忙核对一下环境变量",
+        "日志里看一下有没有超时",
+        "the checkout page is still a 502 after your fix",
+        "改完还是 404",
+        # Russian, a question to the agent without its mark
+        "зачем ты удалил тесты",
     ],
 )
 def test_fault_reports_without_apostrophes_and_other_imperatives_are_requests(text: str) -> None:
@@ -149,6 +159,8 @@ def test_lets_and_i_want_in_romance_languages_are_requests(text: str) -> None:
         # a verb that is also a noun, naming what happened
         "upload failed: read ECONNRESET",
         "Reset failed with a 403 from the identity provider.",
+        "一下子来了很多订单。",
+        "how it renders is described in the design doc",
         "Estamos en la rama de desarrollo.",
         "Abbiamo già il database su Supabase.",
         "Nous avons déjà une version en production.",

@@ -106,6 +106,7 @@ PROBLEM_REPORT = re.compile(
     r"open|connect|update|respond|exist)\w*|"
     r"\b(?:is|are) (?:still )?(?:broken|failing|empty|missing|wrong)\b|"
     r"\bstill (?:fails|failing|broken|crash\w*|shows|getting|the same)\b|"
+    r"\bstill (?:an? |the )?[45]\d\d\b|还是\s*[45]\d\d|"
     r"\b(?:throws|getting|i get|i got|i see|we get) (?:an? |the |this |that )?(?:\w+ )?"
     r"\w*(?:error|exception|"
     r"traceback|warning)\b|不(?:能|行|工作|显示|生效)了?|报错|出错|失败了|没(?:有)?(?:显示|反应|生效)"

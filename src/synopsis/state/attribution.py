@@ -54,6 +54,7 @@ from synopsis.state.rules import (
     ENGLISH_WORDS,
     any_match,
     first_match,
+    foreign_language,
     language_of,
     pattern,
     words_of_languages,
@@ -797,6 +798,10 @@ _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
 ENGLISH_SHARE = 0.12
 """Latin-script text with fewer common English words than this share is another language."""
+MIN_ASCII_FOREIGN_WORDS = 6
+"""Plain ASCII text of this many words with no common English word is another language
+(English this long without "the", "to", "you" … is rare; "Fix login redirect on staging"
+has one)."""
 
 
 def has_rules_for(text: str, stage: str = "rule") -> bool:
@@ -810,7 +815,12 @@ def has_rules_for(text: str, stage: str = "rule") -> bool:
     language = language_of(low)
     if language is None:  # too short for its function words: its words and letters
         found = words_of_languages(low, own_letters=True)
-        language = found[0] if found is not None else None
+        if found is not None:
+            language = found[0]
+        elif low.isascii():  # a language typed without its accents, told by its words
+            language = foreign_language(low)
+            if language is None:
+                return True  # no word of any module: the English records read it, as before
     return language is not None and stage in language.stages
 
 
@@ -823,9 +833,18 @@ def _reads_as_english_or_chinese(text: str) -> bool:
     if sum(1 for ch in letters if _LATIN.match(ch)) * 2 < len(letters):
         return False
     words = [w.lower() for w in _WORD.findall(text) if not HAN.match(w[0])]
-    if len(words) < 4 or all(ch.isascii() for ch in letters):
+    if len(words) < 4:
         return True  # too short to tell, or English fragments and names ("Yes GP, no SCDW")
-    return sum(1 for w in words if w in ENGLISH_WORDS) >= ENGLISH_SHARE * len(words)
+    english = sum(1 for w in words if w in ENGLISH_WORDS)
+    if all(ch.isascii() for ch in letters):
+        # Plain ASCII is English unless the words say otherwise: a language typed without
+        # its accents ("hagamos el sprint por fases") or written without any ("Welke
+        # pagina's moeten wij nu nog aanpassen") — none of the common English words in a
+        # sentence of some length, or more words of a module's language than English ones
+        if english == 0 and len(words) >= MIN_ASCII_FOREIGN_WORDS:
+            return False
+        return foreign_language(text.lower()) is None
+    return english >= ENGLISH_SHARE * len(words)
 
 
 def verbatim_message(text: str) -> str | None:

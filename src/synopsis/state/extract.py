@@ -216,7 +216,12 @@ _ASKS = re.compile(
     r"[?？]\s*$|^(?:please|pls|can (?:you|we)|could (?:you|we)|would you|shall we|"
     r"i (?:really |also |just )?(?:need|want)|"
     r"i'?d (?:really )?like|i would like|we need|"
-    r"help me|let'?s)\b|请|帮我|麻烦|能不能|可以帮",
+    r"help me|let'?s)\b|请|帮我|麻烦|能不能|可以帮"
+    # a verb with 一下 ("仔细检查一下", "看一下日志"): asks for it, wherever it stands
+    r"|[\u4e00-\u9fff](?<!一)一下(?!子)"
+    # a question put to the agent without its question mark ("where did you put the file")
+    r"|^(?:why|where|what|how|when|which)[^\S\n]+(?:did|do|does|is|are|was|were|can|could|"
+    r"would|should|have|has)[^\S\n]+(?:you|it|we|i|the|this|that|they)\b",
     re.IGNORECASE,
 )
 
