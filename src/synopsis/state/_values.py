@@ -446,9 +446,10 @@ def _names_a_replacement(sentence_low: str) -> bool:
 
 def _old_and_new(match: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]]:
     """The spans of a ``replace`` or ``substitute`` match's old and new values: its
-    ``old``/``new`` groups, or ``old2``/``new2`` for a record with a second word order."""
+    ``old``/``new`` groups, or ``old2``/``new2`` (``old3``/``new3``) for a record with
+    more word orders."""
     groups = match.re.groupindex
-    for old, new in (("old", "new"), ("old2", "new2")):
+    for old, new in (("old", "new"), ("old2", "new2"), ("old3", "new3")):
         if old in groups and match.group(old) is not None:
             return match.span(old), match.span(new)
     return (0, 0), (0, 0)

@@ -399,7 +399,10 @@ class _Builder:
         verbatim = attribution.verbatim_message(typed)
         if verbatim is not None and "rule" not in st.classify_all(typed, low, sentences(typed)):
             # (a message that states a rule is kept as that rule)
-            self._add_fact(Fact(verbatim, entry_id, classes=()))
+            # with the kinds of value it states: a later update of one finds it ("La réunion
+            # doit être le mardi." → "Finalement, mettons-la le jeudi.")
+            classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(verbatim)))
+            self._add_fact(Fact(verbatim, entry_id, classes=classes))
 
     def _lift(self, message: str, entry_id: str | None) -> None:
         """A prohibition in the user's earlier requests or rules that this message lifts
@@ -565,7 +568,15 @@ class _Builder:
             for kind in st.classify_all(text, low, spans)
         ]
         for index, (start, end) in enumerate(spans):  # a name of no known shape
-            if kinds[index] == "other" and names_a_value(text[start:end]):
+            if (
+                kinds[index] == "other"
+                and (
+                    names_a_value(text[start:end])
+                    # a value an update states, in words no rule reads ("Finalement, mettons-la
+                    # le jeudi."): the new value of its slot, kept and replacing the old one
+                    or (updating and bool(st.value_classes(text[start:end])))
+                )
+            ):
                 kinds[index] = "fact"
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]

@@ -135,8 +135,10 @@ RULES: tuple[Rule, ...] = (
         "instead-of-old-take-new-de",
         "substitute",
         rf"\b(?:statt|anstatt|anstelle von)\s+{_ART}(?P<old>{_TOKEN}),?\s+(?:nimm|nehmt|verwende|"
-        rf"benutze|nenn(?:e)? (?:es|ihn|sie))\s+{_ART}(?P<new>{_TOKEN})",
-        matches=("Statt pip, nimm uv.", "Anstatt tmp_a nenn es final_a."),
+        rf"benutze|nenn(?:e)? (?:es|ihn|sie))\s+{_ART}(?P<new>{_TOKEN})|"
+        rf"\b(?:nimm|nehmt|verwende|benutze)\s+{_ART}(?P<new2>{_TOKEN})\s+(?:statt|anstatt|"
+        rf"anstelle von)\s+{_ART}(?P<old2>{_TOKEN})",
+        matches=("Statt pip, nimm uv.", "Anstatt tmp_a nenn es final_a.", "Nimm uv statt pip."),
         misses=("Statt zu warten, mach es jetzt.",),
     ),
     Rule(

@@ -126,8 +126,11 @@ RULES: tuple[Rule, ...] = (
         "instead-of-old-use-new-es",
         "substitute",
         rf"\ben (?:lugar|vez) del?\s+(?:la |los |las )?(?P<old>{_TOKEN}),?\s+(?:usa|utiliza|pon|"
-        rf"elige|llámalo|llámala|nómbralo|nómbrala)\s+(?:el |la )?(?P<new>{_TOKEN})",
-        matches=("En vez de yarn, usa pnpm.", "en lugar de tmp_out llámalo out_final"),
+        rf"elige|llámalo|llámala|nómbralo|nómbrala)\s+(?:el |la )?(?P<new>{_TOKEN})|"
+        rf"\b(?:usa|utiliza|pon|elige)\s+(?:el |la )?(?P<new2>{_TOKEN})\s+en (?:lugar|vez) del?\s+"
+        rf"(?:la |los |las )?(?P<old2>{_TOKEN})",
+        matches=("En vez de yarn, usa pnpm.", "en lugar de tmp_out llámalo out_final",
+                 "Usa pnpm en vez de yarn."),
         misses=("En vez de esperar, hazlo ya.",),
     ),
     Rule(

@@ -122,8 +122,11 @@ RULES: tuple[Rule, ...] = (
         "substitute",
         rf"(?P<new>{_TOKEN})\s+plutôt que\s+(?:le |la |les |l['’]|d['’]|de )?(?P<old>{_TOKEN})|"
         rf"\bau lieu d(?:e |u |es |['’])\s*(?P<old2>{_TOKEN}),?\s+(?:utilise|prends|mets|"
-        rf"appelle-le|appelle-la|nomme-le|nomme-la)\s+(?:le |la |l['’])?(?P<new2>{_TOKEN})",
-        matches=("Prends pnpm plutôt que npm.", "Au lieu de tmp_a, appelle-le final_a."),
+        rf"appelle-le|appelle-la|nomme-le|nomme-la)\s+(?:le |la |l['’])?(?P<new2>{_TOKEN})|"
+        rf"\b(?:utilise|prends|mets)\s+(?:le |la |l['’])?(?P<new3>{_TOKEN})\s+(?:au lieu|à la "
+        rf"place) d(?:e |u |es |['’])\s*(?:la |le |l['’])?(?P<old3>{_TOKEN})",
+        matches=("Prends pnpm plutôt que npm.", "Au lieu de tmp_a, appelle-le final_a.",
+                 "Utilise pnpm au lieu de npm."),
         misses=("Plutôt que d'attendre, fais-le.",),
     ),
     Rule(

@@ -104,8 +104,10 @@ RULES: tuple[Rule, ...] = (
         # "đổi tên [thư mục] X thành Y", "X thì đổi tên thành Y"
         rf"\bđổi tên\s+(?:(?:thư mục|file|tệp|gói|biến|hàm|bảng|cột|nhánh)\s+)?"
         rf"(?P<old>{_TOKEN})\s+thành\s+(?P<new>{_TOKEN})|"
-        rf"(?P<old2>{_TOKEN})\s+thì\s+đổi(?: tên)? thành\s+(?P<new2>{_TOKEN})",
-        matches=("Đổi tên thư mục out_a thành out_b.", "còn lib_x thì đổi tên thành lib_y"),
+        rf"(?P<old2>{_TOKEN})\s+thì\s+đổi(?: tên)? thành\s+(?P<new2>{_TOKEN})|"
+        rf"\b(?:dùng|sử dụng|chọn)\s+(?P<new3>{_TOKEN})\s+thay vì\s+(?:là\s+)?(?P<old3>{_TOKEN})",
+        matches=("Đổi tên thư mục out_a thành out_b.", "còn lib_x thì đổi tên thành lib_y",
+                 "Dùng pnpm thay vì npm."),
         misses=("Đổi tên sau nhé.",),
     ),
     Rule(
