@@ -111,3 +111,41 @@ def test_two_rules_that_are_both_true_both_stay(first: str, second: str) -> None
     text = checkpoint(user("Set up the repo."), user(first), say("OK."), user(second))
     assert first in text
     assert second in text
+
+
+# --- the rule record of a lifted prohibition ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "later"),
+    [
+        ("Draft the schema changes, and do not apply the migrations.",
+         "Looks good, go ahead and apply the migrations."),
+        ("先写接口，先不要合并到主分支。", "接口没问题，现在可以合并到主分支了。"),
+        ("Escribe los tests, pero no ejecutes el despliegue todavía.",
+         "Ya puedes ejecutar el despliegue."),
+    ],
+)  # fmt: skip
+def test_a_rule_that_was_only_the_lifted_prohibition_is_no_current_constraint(
+    request_text: str, later: str
+) -> None:
+    state = extract_working_state([user(request_text), say("Done."), user(later)])
+    (rule,) = state.constraints
+    assert rule.text == request_text  # kept for audit, with what replaced it
+    assert rule.superseded_by is not None
+    assert state.current_constraints() == ()
+
+
+def test_a_rule_beside_the_lifted_prohibition_stays_in_force() -> None:
+    state = extract_working_state(
+        [
+            user("Write the docs. Never push to main, and don't deploy the worker yet."),
+            say("Done."),
+            user("Go ahead and deploy the worker."),
+        ]
+    )
+    current = [c.text for c in state.current_constraints()]
+    assert current == ["Never push to main, and don't deploy the worker yet."]
+    text = render_state(state)
+    assert "Never push to main" in text
+    assert "don't deploy the worker" not in text

@@ -72,3 +72,46 @@ def test_a_replaced_value_leaves_the_checkpoint_and_stays_in_details(
     details = json.dumps(state.to_json(), ensure_ascii=False)
     assert old in details
     assert state.superseded_values().get(old) == new
+
+
+RENAMES = (
+    "Rename {old} to {new}.",
+    "Instead of {old}, name it {new}.",
+    "把 {old} 改名为 {new}。",
+    "đổi tên {old} thành {new}",
+    "Renombra {old} a {new}.",
+    "Renomme {old} en {new}.",
+    "Bitte {old} in {new} umbenennen.",
+)
+NAMES = st.from_regex(r"[a-z]{3,8}_[a-z0-9]{2,6}", fullmatch=True)
+
+
+@st.composite
+def renamed(draw: st.DrawFn) -> tuple[list[dict[str, object]], str, str]:
+    old = draw(NAMES)
+    new = draw(NAMES.filter(lambda n: old not in n and n not in old))
+    template = draw(st.sampled_from(RENAMES))
+    messages: list[dict[str, object]] = [
+        user(f"Keep the generated files in {old}, never in the repo root."),
+        say("Noted."),
+        user(template.format(old=old, new=new)),
+        say("Done."),
+    ]
+    return messages, old, new
+
+
+@settings(max_examples=60, deadline=None)
+@given(renamed())
+def test_a_renamed_name_leaves_the_rules_and_the_checkpoint(
+    case: tuple[list[dict[str, object]], str, str],
+) -> None:
+    messages, old, new = case
+    state = extract_working_state(messages)
+    text = render_state(state)
+    assert not contains(text, old), text
+    assert contains(text, new)
+    assert not any(
+        contains(c.text, old) and not contains(c.text, new) for c in state.current_constraints()
+    )
+    assert state.superseded_values().get(old) == new
+    assert old in json.dumps(state.to_json(), ensure_ascii=False)

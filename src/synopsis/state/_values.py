@@ -50,8 +50,8 @@ class ValueBook:
         found = pat.find_identifiers(text)
         budget_words = pat.STRONG_BUDGET_WORDS.search(low) is not None
         if not found and not budget_words:
-            if _CORRECTION.search(low):
-                for start, end in sentence_spans(text):
+            for start, end in sentence_spans(text):
+                if _CORRECTION.search(low, start, end) or _names_a_replacement(low[start:end]):
                     self._replacements(text, low, start, end, entry_id)
             return
         spans = sentence_spans(text)
@@ -65,7 +65,7 @@ class ValueBook:
                     items = [*items, bare]
             if items:
                 self._sentence_values(text, low, start, end, items, entry_id)
-            elif _CORRECTION.search(low, start, end):
+            elif _CORRECTION.search(low, start, end) or _names_a_replacement(low[start:end]):
                 self._replacements(text, low, start, end, entry_id)
 
     def _sentence_values(
@@ -113,7 +113,7 @@ class ValueBook:
                 and (slot in pat.SINGLE_VALUED_SLOTS or (correction and slot not in _MANY_VALUED))
             )
             self._assert_value(item, slot, entry_id, context, supersede)
-        if correction and not replaced_any:
+        if (correction or _names_a_replacement(sentence_low)) and not replaced_any:
             self._replacements(text, low, start, end, entry_id)
 
     def _latest_slot(self, kind: str) -> str | None:
@@ -204,12 +204,11 @@ class ValueBook:
         self, text: str, low: str, start: int, end: int, entry_id: str | None
     ) -> None:
         """A replaced value that is not a typed one ("use X instead of Y", "不是 Y，是 X")."""
-        for rule in rules.rules("replace"):
+        for rule in (*rules.rules("replace"), *rules.rules("substitute")):
             if not rule.applies_to(low):  # another language's record
                 continue
             for match in rule.compiled.finditer(low, start, end):
-                old = text[match.start("old") : match.end("old")].strip(_TRIM)
-                new = text[match.start("new") : match.end("new")].strip(_TRIM)
+                old, new = (text[a:b].strip(_TRIM) for a, b in _old_and_new(match))
                 if not old or not new or old == new or len(old) > 60 or len(new) > 60:
                     continue
                 slot = "replace:" + old.lower()
@@ -436,6 +435,24 @@ def is_diff(text: str) -> bool:
 def removed_line(line: str) -> bool:
     """Whether a line of a diff is one it removes (not the ``---`` file header)."""
     return line.startswith("-") and not line.startswith("---")
+
+
+def _names_a_replacement(sentence_low: str) -> bool:
+    """Whether a sentence names an old value and its replacement with words that say one
+    takes the other's place (the ``substitute`` records: "rename out_dir to build_dir",
+    "thay vì X thì đổi tên thành Y", "nimm uv statt pip"): no correction word is needed."""
+    return rules.any_match("substitute", sentence_low)
+
+
+def _old_and_new(match: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The spans of a ``replace`` or ``substitute`` match's old and new values: its
+    ``old``/``new`` groups, or ``old2``/``new2`` (``old3``/``new3``) for a record with
+    more word orders."""
+    groups = match.re.groupindex
+    for old, new in (("old", "new"), ("old2", "new2"), ("old3", "new3")):
+        if old in groups and match.group(old) is not None:
+            return match.span(old), match.span(new)
+    return (0, 0), (0, 0)
 
 
 def diff_replacements(text: str) -> list[tuple[str, str]]:

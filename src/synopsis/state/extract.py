@@ -42,6 +42,7 @@ from synopsis.state._snapshots import split_snapshot
 from synopsis.state._text import (
     MAX_SENTENCE,
     contains_value,
+    cut_value,
     digest,
     marked_old,
     normalize_ws,
@@ -390,7 +391,7 @@ class _Builder:
         agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
         peers = attribution.between_people(typed, self.said, agent_work)
         self._statements(typed, low, entry_id, rules=not peers, renames=not read_before)
-        self._lift(typed)
+        self._lift(typed, entry_id)
         if not request:  # a request stands in Goal; what else the user says is still to do
             self._pending((), _progress.pending_steps(prose(typed)), closing=False, add=True)
         self.values.user_values(typed, low, entry_id)
@@ -403,12 +404,18 @@ class _Builder:
         verbatim = attribution.verbatim_message(typed)
         if verbatim is not None and "rule" not in st.classify_all(typed, low, sentences(typed)):
             # (a message that states a rule is kept as that rule)
-            self._add_fact(Fact(verbatim, entry_id, classes=()))
+            # with the kinds of value it states: a later update of one finds it ("La réunion
+            # doit être le mardi." → "Finalement, mettons-la le jeudi.")
+            classes = tuple(dict.fromkeys(c for c, _ in st.value_classes(verbatim)))
+            self._add_fact(Fact(verbatim, entry_id, classes=classes))
 
-    def _lift(self, message: str) -> None:
+    def _lift(self, message: str, entry_id: str | None) -> None:
         """A prohibition in the user's earlier requests or rules that this message lifts
         ("do not run migration" → "run bin/rails db:migrate now") is retired: cut from every
-        checkpoint line, kept in the state (see :mod:`synopsis.state._lifted`)."""
+        checkpoint line, kept in the state (see :mod:`synopsis.state._lifted`). A rule
+        record that was that prohibition — nothing of it is a rule once it is cut
+        ("continue to phase 2: start with the models - do not run migration") — is
+        superseded by the message, so it no longer stands as a current constraint."""
         said = normalize_ws(message)
         earlier = (  # read only when the message has a lift cue
             text
@@ -420,6 +427,14 @@ class _Builder:
         )
         for written in _lifted.lifted(earlier, message):
             self.values.retire(written, window(message, 0))
+            for key, rule in list(self.constraints.items()):
+                if (
+                    rule.superseded_by is None
+                    and contains_value(rule.text, written)
+                    and not st.is_rule(pat.lower_same(cut_value(rule.text, written)))
+                ):
+                    marker = entry_id or "a later statement"
+                    self.constraints[key] = replace(rule, superseded_by=marker)
 
     def _carry(self, summary: str, entry_id: str | None) -> None:
         """What a harness' summary of the earlier conversation (another agent's compaction)
@@ -558,7 +573,15 @@ class _Builder:
             for kind in st.classify_all(text, low, spans)
         ]
         for index, (start, end) in enumerate(spans):  # a name of no known shape
-            if kinds[index] == "other" and names_a_value(text[start:end]):
+            if (
+                kinds[index] == "other"
+                and (
+                    names_a_value(text[start:end])
+                    # a value an update states, in words no rule reads ("Finalement, mettons-la
+                    # le jeudi."): the new value of its slot, kept and replacing the old one
+                    or (updating and bool(st.value_classes(text[start:end])))
+                )
+            ):
                 kinds[index] = "fact"
         for index, (start, end) in enumerate(spans):
             sentence, sentence_low = text[start:end], low[start:end]

@@ -23,11 +23,10 @@ from synopsis.state._text import (
     contains_value,
     normalize_ws,
     one_line,
-    out_of_date,
     states_stale,
     states_stale_outside_code,
 )
-from synopsis.state.model import WorkingState
+from synopsis.state.model import WorkingState, rule_out_of_date
 from synopsis.state.render import (
     FACT_LABEL,
     constraint_line,
@@ -604,7 +603,7 @@ def _mark_stale(text: str, state: WorkingState, changes: list[GuardChange]) -> s
         if (
             line.startswith(("#", FACT_LABEL))
             or not states_stale_outside_code(line, stale)
-            or (section.startswith("Constraints") and not out_of_date(line, stale))
+            or (section.startswith("Constraints") and not rule_out_of_date(line, stale))
         ):  # a rule that holds another value of its own keeps it, the old one cut
             shown = (
                 stale_note(line, stale)

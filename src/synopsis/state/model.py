@@ -26,7 +26,9 @@ from synopsis.state._commands import (
     written_files,
 )
 from synopsis.state._errors import is_aborted
-from synopsis.state._text import out_of_date, sentences
+from synopsis.state._patterns import lower_same
+from synopsis.state._text import contains_value, cut_value, out_of_date, sentences
+from synopsis.state.statements import is_rule
 
 STATE_VERSION = 1
 LAST_SAID_CHARS = 1000
@@ -233,7 +235,9 @@ class WorkingState:
         live = _without_contained(tuple(c for c in self.constraints if c.superseded_by is None))
         if not stale:
             return live
-        return tuple(c for c in live if not all(out_of_date(s, stale) for s in _sentences(c.text)))
+        return tuple(
+            c for c in live if not all(rule_out_of_date(s, stale) for s in _sentences(c.text))
+        )
 
     def current_facts(self) -> tuple[Fact, ...]:
         return tuple(f for f in self.facts if f.superseded_by is None)
@@ -599,6 +603,24 @@ def _without_contained(constraints: tuple[Constraint, ...]) -> tuple[Constraint,
         )
         and flat[index] not in flat[:index]
     )
+
+
+def rule_out_of_date(sentence: str, stale: dict[str, str]) -> bool:
+    """Whether a rule's ``sentence`` says nothing in force once what was replaced is cut.
+
+    A replaced *value* leaves it out of date when no value of its own is left ("只保留最近
+    7 天的" once 7 天 became 14 天). A replaced *rule* — a prohibition the user lifted, whose
+    words are themselves a rule ("don't deploy the worker") — leaves it out of date only
+    when what is left is no rule: "Never push to main, and don't deploy the worker yet."
+    still holds "Never push to main" after the deploy is allowed."""
+    lifted = [old for old in stale if contains_value(sentence, old) and is_rule(lower_same(old))]
+    if not lifted:
+        return out_of_date(sentence, stale)
+    rest = sentence
+    for old in lifted:
+        rest = cut_value(rest, old)
+    values = {old: new for old, new in stale.items() if old not in lifted}
+    return not is_rule(lower_same(rest)) or out_of_date(rest, values)
 
 
 def _sentences(text: str) -> list[str]:

@@ -44,6 +44,12 @@ Stages:
   ("not 5433", "instead of", "原来"): matched at the end of the text before the value;
 * ``replace`` — a sentence that names both the old and the new value ("use X instead of
   Y", "把 X 改成 Y"), with ``old`` and ``new`` groups;
+* ``substitute`` — a sentence that names the old value and the new one with words that
+  say one takes the other's place ("use X instead of Y", "rename X to Y", "thay vì X thì
+  đổi tên thành Y", "nimm X statt Y", "把 X 改名为 Y"), ``old`` and ``new`` groups (or
+  ``old2``/``new2``, ``old3``/``new3`` for more word orders): unlike a ``replace``
+  record ("X, not Y", which reads a contrast only beside a ``correction`` word), it
+  replaces the old value on its own;
 * ``keep`` — a sentence that says a value stays as it was ("stays the 28th", "不变");
 * ``prohibit`` — a prohibition of one act, with the act in an ``act`` group ("do not run
   the migration", "不要推送"): what a later ``lift`` may allow;
@@ -112,6 +118,7 @@ Stage = Literal[
     "correction",
     "old-marker",
     "replace",
+    "substitute",
     "keep",
     "prohibit",
     "lift",

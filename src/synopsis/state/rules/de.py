@@ -9,7 +9,7 @@ DETECT = (
     r"ich|du|wir|sie|es|den|dem|des|zu|von|auch|aber|noch|schon|kein|keine|keinen|muss|musst|"
     r"darf|sollst|frag|mich|danke|ja|nein|oder|wenn|dass|bevor|jetzt|lieber|nur|eigentlich|"
     r"sondern|statt|anstatt|genau|gerne|gern|klar|passt|lass|mach|antworte|verwende|benutze|"
-    r"nimm|ändere|lösche|fass)\b|[äöüß]"
+    r"nimm|ändere|lösche|fass|benenne|umbenennen)\b|[äöüß]"
 )
 """German words that English does not use (and ä, ö, ü, ß): the records apply where one is."""
 
@@ -120,7 +120,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:verschoben|verlegt|geändert|umgestellt|gewechselt|vorgezogen|verschieben|ändern|"
         r"wechseln|wechsle)\b[^.!?\n]{0,30}?\b(?:auf|zu|nach|in)\b|\bauf [^.!?\n]{1,30}? "
         r"(?:verschoben|verlegt|geändert|umgestellt|gewechselt|vorgezogen)\b|"
-        r"\b(?:statt|anstatt|anstelle)\b|\beigentlich\b|\bkorrektur\b",
+        r"\b(?:statt|anstatt|anstelle)\b|\beigentlich\b|\bkorrektur\b|\bbenenne\b|\bumbenennen\b",
         matches=("Wir haben die Demo auf Freitag verschoben.", "Nimm Poetry statt pip."),
         misses=("Die Demo ist am Freitag.",),
     ),
@@ -130,6 +130,24 @@ RULES: tuple[Rule, ...] = (
         rf"(?P<new>{_TOKEN})\s+(?:statt|anstatt|anstelle von)\s+{_ART}(?P<old>{_TOKEN})",
         matches=("Nimm Poetry statt pip.",),
         misses=("Nimm Poetry.",),
+    ),
+    Rule(
+        "instead-of-old-take-new-de",
+        "substitute",
+        rf"\b(?:statt|anstatt|anstelle von)\s+{_ART}(?P<old>{_TOKEN}),?\s+(?:nimm|nehmt|verwende|"
+        rf"benutze|nenn(?:e)? (?:es|ihn|sie))\s+{_ART}(?P<new>{_TOKEN})|"
+        rf"\b(?:nimm|nehmt|verwende|benutze)\s+{_ART}(?P<new2>{_TOKEN})\s+(?:statt|anstatt|"
+        rf"anstelle von)\s+{_ART}(?P<old2>{_TOKEN})",
+        matches=("Statt pip, nimm uv.", "Anstatt tmp_a nenn es final_a.", "Nimm uv statt pip."),
+        misses=("Statt zu warten, mach es jetzt.",),
+    ),
+    Rule(
+        "rename-old-to-new-de",
+        "substitute",
+        rf"\bbenenne\s+{_ART}(?:\w+\s+)?(?P<old>{_TOKEN})\s+in\s+(?P<new>{_TOKEN})\s+um\b|"
+        rf"(?P<old2>{_TOKEN})\s+in\s+(?P<new2>{_TOKEN})\s+umbenennen\b",
+        matches=("Benenne den Ordner out_a in out_b um.", "Bitte out_a in out_b umbenennen."),
+        misses=("Benenne es später um.",),
     ),
     Rule(
         "not-old-but-new-de",

@@ -857,9 +857,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "moved-to",
         "update",
-        r"\b(?:moved|pushed|shifted|rescheduled|bumped|changed?|switch(?:ed)?|upgraded|"
-        r"downgraded|relax(?:ed)?|raised?|lowered?|extended|postponed|delayed|reduced?|"
-        r"increased?|updated?) (?:\w+ ){0,3}(?:to|into|until|till|on|by)\b|"
+        r"\b(?:moved|pushed|shift(?:ed)?|reschedule[d]?|bump(?:ed)?|changed?|switch(?:ed)?|"
+        r"upgrade[d]?|downgrade[d]?|relax(?:ed)?|raised?|lowered?|extend(?:ed)?|postpone[d]?|"
+        r"delay(?:ed)?|reduced?|increased?|updated?|renamed?) (?:\w+ ){0,3}(?:to|into|until|till|"
+        r"on|by)\b|"
         # "move the review to Friday" moves a value; "move to Glacier after 90 days" is a step
         r"\bmove (?:\w+ ){1,3}(?:to|into|until|till|on|by)\b",
         matches=("They moved it to the 14th.", "Let's relax the bar to 75.",
@@ -937,31 +938,41 @@ RULES: tuple[Rule, ...] = (
     # --- one sentence naming the old value and the new one -----------------------------------
     Rule(
         "use-new-instead-of-old",
-        "replace",
-        rf"\b(?:use|go with|switch to|pick|choose|prefer)\s+(?P<new>{_TOKEN})[,]?\s+"
-        rf"instead of\s+(?P<old>{_TOKEN})",
-        matches=("Let's go with Redis instead of Memcached.",),
+        "substitute",
+        rf"\b(?:use|go with|switch to|pick|choose|prefer|(?:call|name) (?:it|them|that))\s+"
+        rf"(?P<new>{_TOKEN})[,]?\s+instead of\s+(?P<old>{_TOKEN})",
+        matches=("Let's go with Redis instead of Memcached.",
+                 "Call it orders_v2 instead of orders."),
         misses=("Let's go with Redis.",),
     ),
     Rule(
         "instead-of-old-use-new",
-        "replace",
-        rf"\binstead of\s+(?P<old>{_TOKEN})[,]?\s+(?:use|go with|switch to|try)\s+"
-        rf"(?P<new>{_TOKEN})",
-        matches=("Instead of yarn, use pnpm.",),
+        "substitute",
+        rf"\binstead of\s+(?P<old>{_TOKEN})[,]?\s+(?:use|go with|switch to|try|"
+        rf"(?:call|name) (?:it|them)|rename (?:it|them) to)\s+(?P<new>{_TOKEN})",
+        matches=("Instead of yarn, use pnpm.", "Instead of tmp_out, call it staging_out."),
         misses=("Instead of waiting, I left.",),
     ),
     Rule(
         "change-from-old-to-new",
-        "replace",
+        "substitute",
         rf"\b(?:change|switch|replace|move|rename)\s+(?:the\s+)?(?:\w+\s+)?from\s+"
         rf"(?P<old>{_TOKEN})\s+to\s+(?P<new>{_TOKEN})",
         matches=("Rename the branch from dev to trunk.", "Switch from Lyon to Turin."),
         misses=("Switch the lights off.",),
     ),
     Rule(
+        "rename-old-to-new",
+        "substitute",
+        # "rename X to Y", "rename the column X to Y"; "rename it to Y" names no old value
+        rf"\brename\s+(?:the\s+(?:\w+\s+)?)?(?!(?:it|them|this|that)\b)(?P<old>{_TOKEN})"
+        rf"\s+(?:to|as|into)\s+(?P<new>{_TOKEN})",
+        matches=("Rename out_dir to build_dir.", "please rename the column user_nm to user_name"),
+        misses=("Rename it to build_dir.", "Rename the files first."),
+    ),
+    Rule(
         "replace-old-with-new",
-        "replace",
+        "substitute",
         rf"\breplace\s+(?P<old>{_TOKEN})\s+with\s+(?P<new>{_TOKEN})",
         matches=("Replace moment with dayjs everywhere.",),
         misses=("Replace it soon.",),

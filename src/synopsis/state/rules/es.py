@@ -14,7 +14,8 @@ _ES_VERBS = "|".join(v for v in _NEG_VERBS.split("|") if v not in {"uses", "meta
 DETECT = (
     rf"\b(?:{_ES_VERBS}|la|de|es|se|te|al|un|sino|somos|prefiero|sin|lo|ya|así|bien|qué|cómo|hola|este|esta|ese|esa|el|los|las|una|del|que|por|para|con|como|pero|está|están|esto|eso|hay|muy|más|"
     r"también|porque|cuando|donde|nada|puedes|quiero|necesito|usa|mejor|ahora|"
-    r"aquí|archivo|rama|favor|gracias|sí|vale|pregúntame|debes|tienes|hacer|toques)\b|[ñ¿¡]"
+    r"aquí|archivo|rama|favor|gracias|sí|vale|pregúntame|debes|tienes|hacer|toques|renombra|"
+    r"renombrar)\b|[ñ¿¡]"
 )
 """Spanish words that English does not use (and ñ, ¿, ¡): the records apply where one is."""
 
@@ -108,7 +109,7 @@ RULES: tuple[Rule, ...] = (
         r"movido|pospuesto|pospusieron|adelantado|adelantaron|retrasado|retrasaron|"
         r"actualiza(?:do)?)\s+(?:[^.!?\n]{0,30}?\s)?(?:a|al|para|hasta)\b|"
         r"\ben (?:lugar|vez) de\b|\bal final\b|\ben realidad\b|\bcorrección\b|\bperdón\b|"
-        r"\bcambio de planes\b",
+        r"\bcambio de planes\b|\bmejor dicho\b|\bcorrijo\b|\brenombra\w*|\bcambia el nombre\b",
         matches=("Cambiamos la reunión al jueves.", "Usa Postgres en lugar de MySQL.",
                  "Nos pospusieron la entrega hasta el lunes."),
         misses=("La reunión es el jueves.",),
@@ -120,6 +121,25 @@ RULES: tuple[Rule, ...] = (
         rf"(?P<old>{_TOKEN})",
         matches=("Usa Postgres en lugar de MySQL.",),
         misses=("Usa Postgres.",),
+    ),
+    Rule(
+        "instead-of-old-use-new-es",
+        "substitute",
+        rf"\ben (?:lugar|vez) del?\s+(?:la |los |las )?(?P<old>{_TOKEN}),?\s+(?:usa|utiliza|pon|"
+        rf"elige|llámalo|llámala|nómbralo|nómbrala)\s+(?:el |la )?(?P<new>{_TOKEN})|"
+        rf"\b(?:usa|utiliza|pon|elige)\s+(?:el |la )?(?P<new2>{_TOKEN})\s+en (?:lugar|vez) del?\s+"
+        rf"(?:la |los |las )?(?P<old2>{_TOKEN})",
+        matches=("En vez de yarn, usa pnpm.", "en lugar de tmp_out llámalo out_final",
+                 "Usa pnpm en vez de yarn."),
+        misses=("En vez de esperar, hazlo ya.",),
+    ),
+    Rule(
+        "rename-old-to-new-es",
+        "substitute",
+        rf"\b(?:renombra|renómbra\w*|cambia el nombre de)\s+(?:el |la |los |las )?(?:\w+\s+)?"
+        rf"(?P<old>{_TOKEN})\s+(?:a|por|como)\s+(?P<new>{_TOKEN})",
+        matches=("Renombra la tabla users_old a users.", "cambia el nombre de build_a por build_b"),
+        misses=("Renombra los archivos después.",),
     ),
     Rule(
         "not-old-but-new-es",

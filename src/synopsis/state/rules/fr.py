@@ -8,7 +8,8 @@ DETECT = (
     r"\b(?:le|les|des|une|du|est|sont|avec|pour|dans|sur|pas|ne|jamais|toujours|mais|très|"
     r"aussi|ça|cela|ceci|fichier|merci|oui|je|tu|nous|vous|il|elle|au|aux|qui|que|quoi|faut|"
     r"dois|peux|moi|mon|ma|mes|ton|ta|tes|ce|cette|ces|et|ou|où|plus|rien|déjà|encore|"
-    r"plutôt|fait|demande|utilise|finalement|sera|vas|allez|parfait|volontiers|entendu|bon|n['’]\w+|d['’]\w+|l['’]\w+|c['’]est|qu['’]\w+)\b|[àâçèêëîïôûùœ]"
+    r"plutôt|fait|demande|utilise|renomme|renommer|renommez|"
+    r"finalement|sera|vas|allez|parfait|volontiers|entendu|bon|n['’]\w+|d['’]\w+|l['’]\w+|c['’]est|qu['’]\w+)\b|[àâçèêëîïôûùœ]"
 )
 """French words that English does not use (and its accents): the records apply where one is."""
 
@@ -104,7 +105,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:déplacé|décalé|reporté|avancé|repoussé|changé|passé|passons|modifié|"
         r"déplace|décale|change)\b[^.!?\n]{0,30}?\b(?:à|au|en|pour|vers)\b|"
         r"\bau lieu d(?:e|u|es)\b|\bà la place d(?:e|u|es)\b|\ben fait\b|\bfinalement\b|"
-        r"\bcorrection\b",
+        r"\bcorrection\b|\bplutôt que\b|\brenomme[rz]?\b",
         matches=("On a décalé la démo à jeudi.", "Redis au lieu de Memcached."),
         misses=("La démo est jeudi.",),
     ),
@@ -115,6 +116,26 @@ RULES: tuple[Rule, ...] = (
         rf"(?P<old>{_TOKEN})",
         matches=("Prends Redis au lieu de Memcached.",),
         misses=("Prends Redis.",),
+    ),
+    Rule(
+        "new-rather-than-old-fr",
+        "substitute",
+        rf"(?P<new>{_TOKEN})\s+plutôt que\s+(?:le |la |les |l['’]|d['’]|de )?(?P<old>{_TOKEN})|"
+        rf"\bau lieu d(?:e |u |es |['’])\s*(?P<old2>{_TOKEN}),?\s+(?:utilise|prends|mets|"
+        rf"appelle-le|appelle-la|nomme-le|nomme-la)\s+(?:le |la |l['’])?(?P<new2>{_TOKEN})|"
+        rf"\b(?:utilise|prends|mets)\s+(?:le |la |l['’])?(?P<new3>{_TOKEN})\s+(?:au lieu|à la "
+        rf"place) d(?:e |u |es |['’])\s*(?:la |le |l['’])?(?P<old3>{_TOKEN})",
+        matches=("Prends pnpm plutôt que npm.", "Au lieu de tmp_a, appelle-le final_a.",
+                 "Utilise pnpm au lieu de npm."),
+        misses=("Plutôt que d'attendre, fais-le.",),
+    ),
+    Rule(
+        "rename-old-to-new-fr",
+        "substitute",
+        rf"\brenomme[rz]?\s+(?:le |la |les |l['’])?(?:\w+\s+)?(?P<old>{_TOKEN})\s+en\s+"
+        rf"(?P<new>{_TOKEN})",
+        matches=("Renomme le dossier out_a en out_b.",),
+        misses=("Renomme-le plus tard.",),
     ),
     Rule(
         "not-old-but-new-fr",

@@ -84,9 +84,31 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "instead-of-vi",
         "replace",
-        rf"(?P<new>{_TOKEN})\s+thay vì\s+(?P<old>{_TOKEN})",
+        rf"(?P<new>{_TOKEN})\s+thay vì\s+(?:là\s+)?(?P<old>{_TOKEN})",
         matches=("Dùng pnpm thay vì npm.",),
         misses=("Dùng pnpm.",),
+    ),
+    Rule(
+        "instead-of-old-then-new-vi",
+        "substitute",
+        # "thay vì [tên gói là] X thì [đổi tên] thành Y": instead of X, (rename it) to Y
+        rf"\bthay vì\s+(?:[^,.;:!?\n]{{0,24}}?\s(?:là|gọi là)\s+)?(?P<old>{_TOKEN})\s*,?\s*"
+        rf"thì\s+(?:[^,.;:!?\n]{{0,24}}?\s)?(?:thành|là|dùng|sang)\s+(?P<new>{_TOKEN})",
+        matches=("thay vì tên gói là pkg_a thì đổi tên thành pkg_b",
+                 "Thay vì npm thì dùng pnpm."),
+        misses=("Thay vì chờ, mình làm luôn.",),
+    ),
+    Rule(
+        "rename-old-to-new-vi",
+        "substitute",
+        # "đổi tên [thư mục] X thành Y", "X thì đổi tên thành Y"
+        rf"\bđổi tên\s+(?:(?:thư mục|file|tệp|gói|biến|hàm|bảng|cột|nhánh)\s+)?"
+        rf"(?P<old>{_TOKEN})\s+thành\s+(?P<new>{_TOKEN})|"
+        rf"(?P<old2>{_TOKEN})\s+thì\s+đổi(?: tên)? thành\s+(?P<new2>{_TOKEN})|"
+        rf"\b(?:dùng|sử dụng|chọn)\s+(?P<new3>{_TOKEN})\s+thay vì\s+(?:là\s+)?(?P<old3>{_TOKEN})",
+        matches=("Đổi tên thư mục out_a thành out_b.", "còn lib_x thì đổi tên thành lib_y",
+                 "Dùng pnpm thay vì npm."),
+        misses=("Đổi tên sau nhé.",),
     ),
     Rule(
         "new-not-old-vi",

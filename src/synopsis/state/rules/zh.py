@@ -243,7 +243,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "change-to-zh",
         "update",
-        r"改(?:成|为|到|挂|寄到?|签|用)|换成|换到|挪到|推到|推迟|提前|顺延|往后推|调整(?:为|到|成)|"
+        r"改(?:成|为|到|挂|寄到?|签|用|名)|重命名|更名|换成|换到|挪到|推到|推迟|提前|顺延|往后推|调整(?:为|到|成)|"
         r"变成|定下来是|最后定|更正|写错了|按新的|不是.{0,16}而?是|加到|降到|升到|升级到|调到|涨到|"
         r"等等|等一下|等下|算了|再让|按.{0,8}报",
         matches=("评审改到下周三下午吧。", "地址写错了，改成新的。", "最后定下来是 15 个人。",
@@ -287,10 +287,20 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "change-old-into-new-zh",
-        "replace",
-        rf"把\s*(?P<old>{_TOKEN}?)\s*(?:改成|换成|改为|替换成|换为)\s*(?P<new>{_TOKEN})",
+        "substitute",
+        rf"把\s*(?P<old>{_TOKEN}?)\s*(?:改成|换成|改为|替换成|换为|改名为|改名成|重命名为|重命名成|"
+        rf"更名为)\s*(?P<new>{_TOKEN})",
         matches=("把酒店改成民宿。",),
         misses=("酒店改天再说。",),
+    ),
+    Rule(
+        "name-renamed-zh",
+        "substitute",
+        # a name written in Latin letters, renamed without 把: "old_data 改名为 new_data"
+        r"(?P<old>[a-z0-9_][a-z0-9_./-]*)\s*(?:改名为|改名成|重命名为|重命名成|更名为|改叫)\s*"
+        r"(?P<new>[a-z0-9_][a-z0-9_./-]*)",
+        matches=("目录 old_data 改名为 new_data。", "表名 t_user 重命名为 t_member"),
+        misses=("目录改名为新的。",),
     ),
     Rule(
         "value-stays-zh",
