@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.state.builders import by_section, say, summarize, user
+from tests.state.builders import bash, by_section, say, summarize, user
 
 REPORTS = [
     # (language, the request, the user's report of a failure, its failure words)
@@ -39,3 +39,39 @@ def test_a_failure_the_user_reports_stands_under_failed_approaches(
     assert words not in sections.get("critical", ""), language
     assert words not in sections.get("decisions", ""), language
     assert text.count(words) == 1, language
+
+
+SMOKE_TEST = """*   Trying 127.0.0.1:4000...
+> POST /api/orders HTTP/1.1
+HTTP/1.1 503 Service Unavailable
+content-type: application/json
+{"detail": "upstream pricing timed out"}"""
+
+BUILD_LOG = """vite v5.4.2 building for production...
+transforming (212) src/main.tsx
+src/cart/total.ts(14,9): error TS2322: Type 'string' is not assignable to type 'number'.
+1 error found."""
+
+
+@pytest.mark.parametrize(
+    ("output", "reply", "line"),
+    [
+        (SMOKE_TEST, "The POST came back with HTTP/1.1 503 Service Unavailable, so pricing "
+         "is still down.", "HTTP/1.1 503 Service Unavailable"),
+        (BUILD_LOG, "The build stops at src/cart/total.ts(14,9): error TS2322, a string "
+         "passed as the quantity.",
+         "src/cart/total.ts(14,9): error TS2322: Type 'string' is not assignable to type "
+         "'number'."),
+    ],
+)  # fmt: skip
+def test_an_error_line_of_a_tool_the_work_relied_on_stands_under_failed_approaches(
+    output: str, reply: str, line: str
+) -> None:
+    history = [
+        user("Check that placing an order works end to end."),
+        *bash("c1", "curl -si -X POST localhost:4000/api/orders", output),
+        say(reply),
+    ]
+    sections = by_section(summarize(history))
+    assert line in sections.get("failed", "")
+    assert f"- fact: {line}" not in sections.get("critical", "")  # the tool's line, once

@@ -363,6 +363,17 @@ _SAYS_BROKEN = re.compile(
 MAX_USER_FAILURE = 220
 
 
+_HTTP_FAILURE = re.compile(r"^HTTP/\d(?:\.\d)? [45]\d\d\b")
+"""A response's status line that says the request failed ("HTTP/1.1 422 Unprocessable …")."""
+
+
+def names_error(line: str) -> bool:
+    """Whether a line of a tool's output is an error message: an exception, an error code
+    or prefix, "Failed to …", a compiler's diagnostic, a failed response's status line —
+    where the work ran into something, not a value to look up."""
+    return bool(_PASTED_ERROR.search(line) or _failure_line(line) or _HTTP_FAILURE.match(line))
+
+
 def states_failure(text: str) -> bool:
     """Whether a statement (of the assistant's) names an error or a failure it met ("The
     error "Email already registered" confirms …", "エラーは`window`が未定義です"): where the

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
-from synopsis.state._errors import is_aborted, states_failure
+from synopsis.state._errors import is_aborted, names_error, states_failure
 from synopsis.state._named_again import named_again
 from synopsis.state._progress import (
     REPORTED,
@@ -734,8 +734,12 @@ def _context_items(
             line = REPORTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(done, line, priority, order() + outlasts, named_again=bool(outlasts))
             continue
-        if layout != "branch" and fact.source == "assistant" and states_failure(fact.text):
-            # an error the assistant met is where the work ran into something
+        if layout != "branch" and (
+            (fact.source == "assistant" and states_failure(fact.text))
+            or (fact.source == "tool" and names_error(fact.text))
+        ):
+            # an error the assistant met, or a tool's error line the work relied on, is
+            # where the work ran into something
             failed = "early_progress" if layout == "turn_prefix" else "failed"
             line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(failed, line, priority, order() + outlasts, named_again=bool(outlasts))
