@@ -242,16 +242,39 @@ def _exception_after(text: str, at: int) -> str | None:
     start = text.find("\n", at)
     if start < 0:
         return None
-    body = text[start + 1 : start + 1 + _TRACE_CHARS]
-    for count, raw in enumerate(body.split("\n")):
+    body = text[start + 1 : start + 1 + _TRACE_CHARS].split("\n")
+    cut = False
+    for count, raw in enumerate(body):
         if count > _TRACE_LINES or not raw.startswith(prefix):
             return None
         rest = raw[len(prefix) :]
         if not rest.strip():
             continue
         if not rest[0].isspace():
+            if _CUT_MARK.match(rest):
+                cut = True  # where the output was cut, mid-stack: the exception comes later
+                continue
+            if cut and _frames_follow(body, count + 1, prefix):
+                continue  # the rest of a line the cut began in: the stack goes on
             return rest.strip()
     return None
+
+
+def _frames_follow(lines: list[str], index: int, prefix: str) -> bool:
+    """Whether the next line with text (of ``lines`` from ``index``) is indented."""
+    for raw in lines[index:]:
+        rest = raw[len(prefix) :] if raw.startswith(prefix) else raw
+        if rest.strip():
+            return rest[0].isspace()
+    return False
+
+
+_CUT_MARK = re.compile(
+    r"^\W{0,6}[\[(<][^\n]{0,80}?\b(?:truncated|trimmed|omitted|elided|cut)\b[^\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""A line where a harness cut a long output ("[... 120 lines truncated ...]", "…[trimmed:
+2388 characters cut]…"): no line of the tool's own."""
 
 
 def _node_error(text: str) -> str | None:
@@ -361,6 +384,17 @@ _SAYS_BROKEN = re.compile(
 """The user's own words for a failure: "the last hit is not applied", "I get a 404",
 "都是 404", "出错了", "funktioniert nicht", "não funciona"."""
 MAX_USER_FAILURE = 220
+
+
+_HTTP_FAILURE = re.compile(r"^HTTP/\d(?:\.\d)? [45]\d\d\b")
+"""A response's status line that says the request failed ("HTTP/1.1 422 Unprocessable …")."""
+
+
+def names_error(line: str) -> bool:
+    """Whether a line of a tool's output is an error message: an exception, an error code
+    or prefix, "Failed to …", a compiler's diagnostic, a failed response's status line —
+    where the work ran into something, not a value to look up."""
+    return bool(_PASTED_ERROR.search(line) or _failure_line(line) or _HTTP_FAILURE.match(line))
 
 
 def states_failure(text: str) -> bool:

@@ -386,6 +386,8 @@ class _Builder:
             approval = _choices.approved_proposal(typed, self.said)
             choices = [approval] if approval is not None else choices
         for choice in choices:
+            if reported is not None and _overlaps(normalize_ws(choice), normalize_ws(reported)):
+                continue  # "the border is off" answers, but reports a failure: no choice
             if choice not in self.decisions:
                 self.decisions[choice] = Decision(choice, entry_id, "user")
         agent_work = bool(self.tools.calls or self.tools.folded or self.tools.files)
@@ -1170,6 +1172,11 @@ _OPENERS = frozenset(
 """Words that open a sentence run on without its full stop ("… to ops@x Never push"):
 written with a capital, they name no option."""
 _OPTION = re.compile(r"`[^`\n]{2,40}`|(?<![\w.@/-])[A-Za-z][\w.+-]*(?<![.+-])")
+
+
+def _overlaps(one: str, other: str) -> bool:
+    """Whether one of two statements holds the other (a sentence of a message, the whole)."""
+    return one in other or other in one
 
 
 def _without(text: str, names: Iterable[str]) -> str:

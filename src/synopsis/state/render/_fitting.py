@@ -36,6 +36,7 @@ from synopsis.state.render._items import (
     P_GOAL,
     P_KEPT,
     P_OPEN_STEP,
+    USER_REPORTED_LABEL,
     Layout,
     _Item,
     fact_line,
@@ -82,7 +83,8 @@ class _Guarded:
                 identifier_line(i, stale) for i in state.identifiers if is_pinned_identifier(i)
             ]
             self._lines, self._known = frozenset(_terse_line(line) for line in lines), True
-        if item.text.startswith(_USER_CHOSE):  # a fact it states is not listed again
+        if item.text.startswith((_USER_CHOSE, USER_REPORTED_LABEL)):  # a fact it states
+            # is not listed again
             return any(fact in item.text for fact in self._facts)
         return _terse_line(item.text).removesuffix(CORRECTED_NOTE) in self._lines
 

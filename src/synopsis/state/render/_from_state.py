@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from synopsis.state._choices import is_stated_choice
 from synopsis.state._commands import SHELL_TOOLS, resolution_key
-from synopsis.state._errors import is_aborted, states_failure
+from synopsis.state._errors import is_aborted, names_error, states_failure
 from synopsis.state._named_again import named_again
 from synopsis.state._progress import (
     REPORTED,
@@ -368,14 +368,38 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     approaches = _one_telling(
         a for a in state.failed_approaches if a.source != "user" or not said_elsewhere(a)
     )
+    messages = reporting_messages(state)
+    listed: set[str] = set()
     for index, approach in enumerate(approaches):
         latest = index >= len(approaches) - _KEPT_FAILURES
-        said = (
-            f"{USER_REPORTED_LABEL}{approach.text}"
-            if approach.source == "user"
-            else f"- {approach.text}"
-        )
-        yield _Item(failed, said, P_KEPT if latest else P_APPROACH, order())
+        priority = P_KEPT if latest else P_APPROACH
+        if approach.source != "user":
+            yield _Item(failed, f"- {approach.text}", priority, order())
+            continue
+        message = messages.get(normalize_ws(approach.text))
+        if message in listed:
+            continue  # two failures of one message: the message, once
+        if message is not None:  # the user's message, which Critical Context leaves out
+            listed.add(message)
+            priority = P_PINNED_VALUE
+        yield _Item(failed, f"{USER_REPORTED_LABEL}{message or approach.text}", priority, order())
+
+
+def reporting_messages(state: WorkingState) -> dict[str, str]:
+    """The user's typed messages (facts the checkpoint keeps whole) that hold a failure
+    they reported, by that failure's line: such a message stands once, whole, where a
+    reader looks for what went wrong (Failed Approaches) — else it outlasted its failure
+    line in Critical Context and the failure left its section at the size target."""
+    typed = [one_line(f.text) for f in state.current_facts() if is_pinned_fact(f)]
+    found: dict[str, str] = {}
+    for approach in state.failed_approaches:
+        if approach.source != "user":
+            continue
+        line = normalize_ws(approach.text)
+        message = next((m for m in typed if line in normalize_ws(m)), None)
+        if message is not None:
+            found[line] = message
+    return found
 
 
 def _pasted_failures(state: WorkingState) -> tuple[set[str], set[str]]:
@@ -666,7 +690,9 @@ def _context_items(
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
     latest = _choice_texts(state, stale)[-_KEPT_DECISIONS:]  # kept at the size target
-    chosen = [text for d, text in latest if d.source == "user"]
+    # the user's messages that stand whole under Key Decisions or Failed Approaches
+    whole = [text for d, text in latest if d.source == "user"]
+    whole += reporting_messages(state).values()
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
@@ -678,7 +704,7 @@ def _context_items(
     relied_on = named_again(state, state.current_facts())
     for fact in state.current_facts():
         said = one_line(fact.text)
-        if said in asked or any(said in line for line in (*chosen, *rules)):
+        if said in asked or any(said in line for line in (*whole, *rules)):
             continue  # a request, choice or rule that states it in these words already
         if fact.source == "user" and not_a_fact(said):
             continue  # an order for the moment or venting: nothing a later step needs
@@ -708,8 +734,12 @@ def _context_items(
             line = REPORTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(done, line, priority, order() + outlasts, named_again=bool(outlasts))
             continue
-        if layout != "branch" and fact.source == "assistant" and states_failure(fact.text):
-            # an error the assistant met is where the work ran into something
+        if layout != "branch" and (
+            (fact.source == "assistant" and states_failure(fact.text))
+            or (fact.source == "tool" and names_error(fact.text))
+        ):
+            # an error the assistant met, or a tool's error line the work relied on, is
+            # where the work ran into something
             failed = "early_progress" if layout == "turn_prefix" else "failed"
             line = ERROR_NOTED_LABEL + one_line(without_old_values(fact.text))
             yield _Item(failed, line, priority, order() + outlasts, named_again=bool(outlasts))

@@ -156,4 +156,14 @@ RULES: tuple[Rule, ...] = (
                  "Chcę, żebyś eksportował raport do PDF."),
         misses=("Strona główna nie ma już banera.", "Raport eksportuje się do PDF."),
     ),
+    Rule(
+        "says-broken-pl",
+        "broken",
+        r"\bnie (?:działa|dziala|ładuje się|wyświetla się|pokazuje się|uruchamia się|"
+        r"startuje|zapisuje się)\b|\b(?:wciąż|nadal|dalej) (?:jest )?(?:błąd|nie)\b|"
+        r"\b(?:wywala się|sypie się|crashuje|zawiesza się)\b",
+        matches=("Logowanie nie działa.", "Nadal jest błąd przy zapisie.",
+                 "Aplikacja wywala się po kliknięciu."),
+        misses=("Teraz wszystko działa.", "Nie zmieniaj portu."),
+    ),
 )  # fmt: skip

@@ -190,4 +190,16 @@ RULES: tuple[Rule, ...] = (
         matches=("Pardon, toplantı saat 15:30.", "Yanlış yazdım, 8 kişiyiz."),
         misses=("Kusura bakma geç kaldım ve teşekkürler",),
     ),
+    Rule(
+        "says-broken-tr",
+        "broken",
+        # a third-person negative of what the work does ("çalışmıyor", "açılmıyor",
+        # "görünmüyordu"), a crash or freeze, an error it gives, or one that is still there
+        r"[a-zçğıöşü]{2,}(?:mıyor|miyor|muyor|müyor)(?:du|lar)?\b|"
+        r"\b(?:çöktü|çöküyor|kilitlendi|donuyor|dondu)\b|"
+        r"\bhata (?:veriyor|verdi|alıyorum|aldım)\b|\b(?:hâlâ|hala|yine) (?:aynı )?hata\b",
+        matches=("Kaydet butonu çalışmıyor.", "Ayarlar penceresi açılmıyordu.",
+                 "Dosyayı açınca uygulama çöktü.", "Girişte hâlâ hata var."),
+        misses=("Artık her şey çalışıyor.", "Bunu bilmiyorum.", "Hata mesajını Türkçe yaz."),
+    ),
 )  # fmt: skip

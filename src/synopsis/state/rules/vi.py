@@ -165,4 +165,17 @@ RULES: tuple[Rule, ...] = (
                  "Mình muốn báo cáo xuất ra PDF."),
         misses=("Trang chủ không còn banner nữa.", "Báo cáo xuất ra PDF."),
     ),
+    Rule(
+        "says-broken-vi",
+        "broken",
+        # "không chạy/hoạt động/hiện …" (does not run, work, show), "bị lỗi/treo/lệch …"
+        # (suffers an error, a hang, a misalignment), "vẫn lỗi" (still failing), a window
+        # that closes by itself ("tự đóng")
+        r"\bkhông (?:chạy|hoạt động|hiện|hiển thị|load|tải|mở|lên|nhận|kết nối)\b|"
+        r"\bbị (?:lỗi|treo|đơ|lệch|crash|hỏng|sai|mất|vỡ|chặn)\b|"
+        r"\bvẫn (?:lỗi|bị|không|chưa)\b|\btự (?:đóng|tắt|thoát)\b",
+        matches=("Nút lưu không hoạt động.", "Trang đăng nhập bị lỗi 500.",
+                 "Mở file bat thì cửa sổ tự tắt.", "Vẫn chưa gửi được email."),
+        misses=("Giờ chạy ổn rồi.", "Không cần đổi cổng.", "Thêm xử lý lỗi cho form."),
+    ),
 )  # fmt: skip

@@ -364,4 +364,15 @@ RULES: tuple[Rule, ...] = (
         matches=("测试效果不佳，现在调整一下，写在第一行。", "换个方式，按日期排序。"),
         misses=("效果不错。",),
     ),
+    Rule(
+        "says-broken-zh",
+        "broken",
+        # what the work should have changed and did not ("并没有更新", "没变化"), a result
+        # still wrong ("还是不行", "还是报错"), a crash or a blank screen
+        r"(?:并|还|也)?没(?:有)?(?:更新|变化|改变|变|成功|显示|出来|保存|写入|收到)|"
+        r"(?:还是|仍然|依然|依旧)(?:不行|不对|没|报错|失败|一样|错)|崩溃|闪退|卡死|白屏",
+        matches=("我点了保存，表格并没有更新", "改完之后还是报错", "一打开就闪退",
+                 "页面依然没显示"),
+        misses=("表格已经更新了", "没问题，继续", "还是用原来的方案吧"),
+    ),
 )  # fmt: skip
