@@ -245,7 +245,8 @@ def _kept_size(items: list[_Item], dropped: set[int], layout: Layout, bare: bool
     return len(_layout_text(kept, layout, bare=bare))
 
 
-_LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
+_LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ,]{0,40}:\s+)?[“\"]?")
+"""A line's own label ("fact: ", "Earlier request, not reported done: "): not what it says."""
 _TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
 _ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
 _MIN_SAID_ONCE = 12
