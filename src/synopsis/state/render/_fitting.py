@@ -247,7 +247,9 @@ def _kept_size(items: list[_Item], dropped: set[int], layout: Layout, bare: bool
 
 _LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ,]{0,40}:\s+)?[“\"]?")
 """A line's own label ("fact: ", "Earlier request, not reported done: "): not what it says."""
-_TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
+_TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…(?:[”\"].*)?)$")
+"""A line's closing: its quote, entry id, or where it was cut ("…”" and what follows it)
+— not a "…" inside it, where a replaced value was left out."""
 _ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
 _MIN_SAID_ONCE = 12
 _CHOICE_HOLDERS = frozenset({"decisions", "constraints"})
