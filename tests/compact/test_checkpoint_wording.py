@@ -84,3 +84,29 @@ def test_the_previous_checkpoint_is_recognised_in_either_wording(first: int, sec
     assert sum("<checkpoint>" in text for text in texts) == 1
     if two.compacted and one.summary:
         assert all(one.summary not in text or text == _checkpoint_text(two) for text in texts)
+
+
+def split_turn(rounds: int) -> list[dict[str, Any]]:
+    """One request whose tool loop runs on: the cut splits its turn."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": SAID[0]}]
+    for n in range(rounds):
+        arguments = json.dumps({"command": f"ls /srv/export/{n}"})
+        call = {
+            "id": f"c{n}",
+            "type": "function",
+            "function": {"name": "bash", "arguments": arguments},
+        }
+        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        messages.append(
+            {"role": "tool", "tool_call_id": f"c{n}", "content": f"ledger-{n}.csv\n" * 8}
+        )
+    return [*history(3), *messages]
+
+
+def test_a_tight_cap_marks_the_split_turn_with_the_rule_alone() -> None:
+    tight = compact_messages_sync(split_turn(12), keep_recent_tokens=40, summary_max_tokens=120)
+    sent = _checkpoint_text(tight)
+    assert "\n---\n" in sent and "Earlier in the current turn" not in sent
+    assert _tokens(sent) <= 120
+    roomy = compact_messages_sync(split_turn(12), keep_recent_tokens=40, summary_max_tokens=2000)
+    assert "## Earlier in the current turn (kept part follows)" in _checkpoint_text(roomy)

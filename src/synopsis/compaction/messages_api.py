@@ -21,7 +21,7 @@ from synopsis.compaction.chat_format import (
     checkpoint_message,
     read_chat_messages,
 )
-from synopsis.compaction.compact import CompactionResult, compact
+from synopsis.compaction.compact import FRAMING_SHARE, CompactionResult, compact
 from synopsis.compaction.cut_points import CutPoint
 from synopsis.compaction.orchestrate import CompactionPlan, CutAdjustment, plan_compaction
 from synopsis.compaction.prepare import CompactionPreparation
@@ -292,17 +292,13 @@ def _checkpoint_cap(
     return None if cap is None else max(MIN_CHECKPOINT_TOKENS, cap - wrapper)
 
 
-WORDING_SHARE = 10
-"""The checkpoint message's wording may take up to 1/WORDING_SHARE of its cap; above that
-it takes its tight form (the tags alone), so the sentence that explains the checkpoint
-never costs the lines it explains."""
-
-
 def _wording_within(
     wrapping: SummaryWrapping, cap: int | None, counter: TokenCounter
 ) -> SummaryWrapping:
-    """``wrapping``, or its tight form when its wording would pass its share of ``cap``."""
-    if cap is None or text_tokens(counter, wrapping.wrap_compaction("")) * WORDING_SHARE <= cap:
+    """``wrapping``, or its tight form (the tags alone) when its wording would take more
+    than 1/FRAMING_SHARE of ``cap``: the sentence that explains the checkpoint never costs
+    the lines it explains."""
+    if cap is None or text_tokens(counter, wrapping.wrap_compaction("")) * FRAMING_SHARE <= cap:
         return wrapping
     return wrapping.tight()
 
