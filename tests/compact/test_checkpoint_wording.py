@@ -21,20 +21,21 @@ SAID = [
 ]
 
 
+def _listing(n: int) -> list[dict[str, Any]]:
+    """A tool call listing an export folder, and its result."""
+    arguments = json.dumps({"command": f"ls /srv/export/{n}"})
+    call = {"id": f"c{n}", "type": "function", "function": {"name": "bash", "arguments": arguments}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": f"c{n}", "content": f"ledger-{n}.csv\n" * 8},
+    ]
+
+
 def history(rounds: int, start: int = 0) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     for n in range(start, start + rounds):
         messages.append({"role": "user", "content": SAID[n % len(SAID)] + f" (step {n})"})
-        arguments = json.dumps({"command": f"ls /srv/export/{n}"})
-        call = {
-            "id": f"c{n}",
-            "type": "function",
-            "function": {"name": "bash", "arguments": arguments},
-        }
-        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
-        messages.append(
-            {"role": "tool", "tool_call_id": f"c{n}", "content": f"ledger-{n}.csv\n" * 8}
-        )
+        messages.extend(_listing(n))
         messages.append({"role": "assistant", "content": f"Listed export folder {n}."})
     return messages
 
@@ -87,20 +88,9 @@ def test_the_previous_checkpoint_is_recognised_in_either_wording(first: int, sec
 
 
 def split_turn(rounds: int) -> list[dict[str, Any]]:
-    """One request whose tool loop runs on: the cut splits its turn."""
-    messages: list[dict[str, Any]] = [{"role": "user", "content": SAID[0]}]
-    for n in range(rounds):
-        arguments = json.dumps({"command": f"ls /srv/export/{n}"})
-        call = {
-            "id": f"c{n}",
-            "type": "function",
-            "function": {"name": "bash", "arguments": arguments},
-        }
-        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
-        messages.append(
-            {"role": "tool", "tool_call_id": f"c{n}", "content": f"ledger-{n}.csv\n" * 8}
-        )
-    return [*history(3), *messages]
+    """Three whole turns, then one request whose tool loop runs on: the cut splits its turn."""
+    loop = [message for n in range(100, 100 + rounds) for message in _listing(n)]
+    return [*history(3), {"role": "user", "content": SAID[0]}, *loop]
 
 
 def test_a_tight_cap_marks_the_split_turn_with_the_rule_alone() -> None:
