@@ -428,8 +428,10 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
                 parts.append("\n".join(by_section.get(part, ())) or "- (none)")
                 parts.append("")
             parts.pop()
-        else:
-            parts.append("\n".join(by_section.get(section, ())) or "- (none)")
+        elif body := "\n".join(by_section.get(section, ())):
+            parts.append(body)
+        elif not bare:  # (bare: a heading kept for its sub-section has no placeholder)
+            parts.append("- (none)")
         if section == "early_progress":  # the turn under way: where it stands, what fails
             for part in _TURN_STATE:
                 if by_section.get(part):
