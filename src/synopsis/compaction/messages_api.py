@@ -150,7 +150,6 @@ async def compact_messages(
     offset = 1 if previous_summary else 0
     entries = _as_entries(read, previous_summary)
     system_tokens = sum(text_tokens(counter, _content_text(m)) for m in system)
-    wrapper_tokens = text_tokens(counter, wrapping.wrap_compaction(""))
     keep = keep_recent_tokens
     share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
 
@@ -161,8 +160,10 @@ async def compact_messages(
         if preparation is None:
             summary = text_tokens(counter, held.wrap_compaction(previous_summary or ""))
             return system_tokens + summary + tokens_before > max_context_tokens
-        kept = sum(map(counter.count, preparation.kept_messages))
-        return max_context_tokens - system_tokens - kept - wrapper_tokens < share // 2
+        around = system_tokens + sum(map(counter.count, preparation.kept_messages))
+        cap = _message_cap(summary_max_tokens, max_context_tokens, around)
+        wrapper = text_tokens(counter, _wording_within(wrapping, cap, counter).wrap_compaction(""))
+        return max_context_tokens - around - wrapper < share // 2
 
     while True:
         plan = plan_compaction(
