@@ -11,7 +11,7 @@ whose content is a bare string), because real session files contain them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 import orjson
@@ -219,12 +219,17 @@ class SummaryWrapping:
 
     The stored entry is the same whatever the wording: this only shapes the user message
     that carries it. Applications (and the Pi-parity driver) may supply their own.
+    ``tight_compaction_prefix`` is the checkpoint's opening under a cap its usual wording
+    would take a noticeable share of (:func:`synopsis.compaction.compact_messages`): the
+    sentence that explains the checkpoint is detail, the tag that bounds it is not.
+    ``None`` keeps ``compaction_prefix`` under every cap.
     """
 
     compaction_prefix: str
     compaction_suffix: str
     branch_prefix: str
     branch_suffix: str
+    tight_compaction_prefix: str | None = None
 
     def wrap_compaction(self, summary: str) -> str:
         return self.compaction_prefix + summary + self.compaction_suffix
@@ -232,11 +237,16 @@ class SummaryWrapping:
     def wrap_branch(self, summary: str) -> str:
         return self.branch_prefix + summary + self.branch_suffix
 
+    def tight(self) -> SummaryWrapping:
+        """This wording with the tight checkpoint opening (itself when it has none)."""
+        if self.tight_compaction_prefix is None:
+            return self
+        return replace(self, compaction_prefix=self.tight_compaction_prefix)
+
 
 DEFAULT_WRAPPING = SummaryWrapping(
     compaction_prefix=(
-        "Earlier parts of this conversation were condensed into the checkpoint below. "
-        "Treat it as your own memory of that work and continue from it.\n\n<checkpoint>\n"
+        "Your memory of the earlier conversation, condensed; continue from it.\n<checkpoint>\n"
     ),
     compaction_suffix="\n</checkpoint>",
     branch_prefix=(
@@ -244,6 +254,7 @@ DEFAULT_WRAPPING = SummaryWrapping(
         "What happened there:\n\n<branch-summary>\n"
     ),
     branch_suffix="\n</branch-summary>",
+    tight_compaction_prefix="<checkpoint>\n",
 )
 
 

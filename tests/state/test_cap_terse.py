@@ -49,6 +49,28 @@ def test_a_decision_stays_in_its_section_when_a_fact_says_it_too() -> None:
     assert _said_once(items) == items
 
 
+def test_an_earlier_request_a_rule_states_in_its_words_is_said_once() -> None:
+    """The label of the line (with its comma) is not what it says: the rule holds it."""
+    asked = "- Earlier request, not reported done: “Also remove the almond butter”"
+    items = [
+        _Item("constraints", "- Also remove the almond butter, and never substitute.", 1000, 0),
+        _Item("done", asked, 5, 1),
+        _Item("done", "- Left with an earlier request: bash `make` failed: no rule", 9, 2),
+    ]
+    assert _said_once(items) == [items[0], items[2]]
+
+
+def test_a_line_with_a_value_left_out_still_holds_what_follows_the_gap() -> None:
+    """A "…" inside a request (a replaced value left out) is not where the line was cut:
+    the sentence after it is said there, so a fact of the same words is said once."""
+    items = [
+        _Item("goal", "- Quote 5000 bolt kits at …, valid 30 days. Send it to Mr Wang.", 12, 0),
+        _Item("critical", "- fact: Send it to Mr Wang.", 9, 1),
+        _Item("critical", "- fact: Mr Wang handles purchasing.", 9, 2),
+    ]
+    assert _said_once(items) == [items[0], items[2]]
+
+
 def test_terse_lines_lose_the_entry_id_and_the_quote_only() -> None:
     assert _terse_line("- Never push to main. [entry 4f2a]") == "- Never push to main."
     assert _terse_line("- id: ORD-88 — “your order ORD-88 shipped”") == "- id: ORD-88"

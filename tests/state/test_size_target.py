@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synopsis.state import extract_working_state, render_state
-from synopsis.state.guard import guard_summary
+from synopsis.state.guard import guard_summary, without_empty_sections
 from synopsis.state.render._fitting import _fit, _layout_text, _shorter
 from synopsis.state.render._items import NEVER, _Item
 from tests.state.builders import act, call, result, say, user
@@ -113,3 +113,17 @@ def test_a_hard_cap_holds_unless_the_rules_alone_pass_it(
         assert kept == items  # nothing goes when all fits
     elif len(_layout_text(rules, "checkpoint", bare=True)) <= cap:
         assert len(_layout_text(kept, "checkpoint", bare=True)) <= cap
+
+
+SECTIONS = ["original_request", "early_progress", "in_progress", "decisions", "suffix_context"]
+
+
+@given(st.lists(st.sampled_from(SECTIONS), min_size=1, max_size=6))
+def test_a_bare_layout_is_measured_as_it_is_sent(sections: list[str]) -> None:
+    """Over a hard cap the fitting measures the bare layout: it must be the text the
+    checkpoint becomes once the empty sections' placeholders go (no placeholder counted,
+    no heading dropped that a sub-section keeps)."""
+    items = [_Item(s, f"- line {n} of {s}", 5, n) for n, s in enumerate(sections)]
+    bare = _layout_text(items, "turn_prefix", bare=True)
+    assert "(none)" not in bare
+    assert bare == without_empty_sections(_layout_text(items, "turn_prefix"))

@@ -35,6 +35,13 @@ from synopsis.tokens import estimate_tokens
 
 TURN_PREFIX_SEPARATOR = "\n\n---\n\n## Earlier in the current turn (kept part follows)\n\n"
 """Joins the history checkpoint and the summary of a split turn's early part."""
+TIGHT_TURN_PREFIX_SEPARATOR = "\n\n---\n\n"
+"""The same under a cap the heading would take a noticeable share of: the rule and the
+part's own headings still mark where the turn's part starts (the heading is framing)."""
+FRAMING_SHARE = 10
+"""Under a cap, what frames the checkpoint (the separator's heading here, the wording of
+the chat-list message in :func:`~synopsis.compaction.compact_messages`) takes at most
+1/FRAMING_SHARE of it; past that it takes its tight form."""
 
 NO_PRIOR_HISTORY = "No prior history."
 
@@ -221,6 +228,9 @@ async def compact(
     input_limit = getattr(summarizer, "max_input_tokens", None)
 
     prefix = preparation.turn_prefix_messages if preparation.is_split_turn else []
+    separator = TURN_PREFIX_SEPARATOR
+    if room is not None and _summary_tokens(separator) * FRAMING_SHARE > room:
+        separator = TIGHT_TURN_PREFIX_SEPARATOR
 
     def bare(part: SummaryResult) -> SummaryResult:
         """Under a hard cap the placeholders of empty sections take room a fact could use."""
@@ -257,7 +267,7 @@ async def compact(
         def left_by(part: SummaryResult) -> int:
             """What the cap leaves the other part of a split turn's checkpoint."""
             assert room is not None
-            return room - _summary_tokens(part.text + TURN_PREFIX_SEPARATOR)
+            return room - _summary_tokens(part.text + separator)
 
         if not preparation.messages_to_summarize:
             history = SummaryResult(previous or NO_PRIOR_HISTORY)
@@ -287,7 +297,7 @@ async def compact(
                 turn = await prefix_summary(left_by(history))
         else:
             history, turn = await asyncio.gather(history_summary(), prefix_summary(prefix_limit))
-        text = history.text + TURN_PREFIX_SEPARATOR + turn.text
+        text = history.text + separator + turn.text
         usage = history.usage + turn.usage
     else:
         history = await history_summary()

@@ -21,7 +21,7 @@ from synopsis.compaction.chat_format import (
     checkpoint_message,
     read_chat_messages,
 )
-from synopsis.compaction.compact import CompactionResult, compact
+from synopsis.compaction.compact import FRAMING_SHARE, CompactionResult, compact
 from synopsis.compaction.cut_points import CutPoint
 from synopsis.compaction.orchestrate import CompactionPlan, CutAdjustment, plan_compaction
 from synopsis.compaction.prepare import CompactionPreparation
@@ -134,17 +134,22 @@ async def compact_messages(
             "the returned summary into the system parameter yourself"
         )
     system, rest = _split_system(messages)
+    held = wrapping  # how the checkpoint given back was worded (either form)
     if previous_summary:  # our own earlier checkpoint is not conversation to summarize
-        old = wrapping.wrap_compaction(previous_summary)
-        system = [message for message in system if not _is_checkpoint(message, old)]
-        if rest and _is_checkpoint(rest[0], old):
+        forms = {f.wrap_compaction(previous_summary): f for f in (wrapping.tight(), wrapping)}
+
+        def old(message: Any) -> SummaryWrapping | None:
+            return next((f for text, f in forms.items() if _is_checkpoint(message, text)), None)
+
+        held = next(filter(None, map(old, [*system, *rest[:1]])), wrapping)
+        system = [message for message in system if old(message) is None]
+        if rest and old(rest[0]) is not None:
             rest = rest[1:]
     read = read_chat_messages(rest, format)
     tokens_before = sum(counter.count(r.message) for r in read)
     offset = 1 if previous_summary else 0
     entries = _as_entries(read, previous_summary)
     system_tokens = sum(text_tokens(counter, _content_text(m)) for m in system)
-    wrapper_tokens = text_tokens(counter, wrapping.wrap_compaction(""))
     keep = keep_recent_tokens
     share = summary_max_tokens if summary_max_tokens is not None else max_context_tokens
 
@@ -153,10 +158,12 @@ async def compact_messages(
         to compact, whether the context is over the cap)."""
         assert max_context_tokens is not None and share is not None
         if preparation is None:
-            summary = text_tokens(counter, wrapping.wrap_compaction(previous_summary or ""))
+            summary = text_tokens(counter, held.wrap_compaction(previous_summary or ""))
             return system_tokens + summary + tokens_before > max_context_tokens
-        kept = sum(map(counter.count, preparation.kept_messages))
-        return max_context_tokens - system_tokens - kept - wrapper_tokens < share // 2
+        around = system_tokens + sum(map(counter.count, preparation.kept_messages))
+        cap = _message_cap(summary_max_tokens, max_context_tokens, around)
+        wrapper = text_tokens(counter, _wording_within(wrapping, cap, counter).wrap_compaction(""))
+        return max_context_tokens - around - wrapper < share // 2
 
     while True:
         plan = plan_compaction(
@@ -186,10 +193,10 @@ async def compact_messages(
             summarizer=summarizer,
         )
 
-    def reply(summary: str | None, kept_from: int) -> list[Any]:
+    def reply(summary: str | None, kept_from: int, worded: SummaryWrapping) -> list[Any]:
         if not summary:
             return system + rest[kept_from:]
-        head = checkpoint_message(wrapping.wrap_compaction(summary), format, checkpoint_role)
+        head = checkpoint_message(worded.wrap_compaction(summary), format, checkpoint_role)
         return [*system, head, *rest[kept_from:]]
 
     preparation = plan.preparation
@@ -197,19 +204,24 @@ async def compact_messages(
         return CompactedMessages(
             summary=previous_summary,
             kept=rest,
-            messages=reply(previous_summary, 0),
+            messages=reply(previous_summary, 0, held),
             compacted=False,
             tokens_before=tokens_before,
             tokens_after=tokens_before,
             state=previous_state,
         )
 
-    async def checkpoint(preparation: CompactionPreparation) -> tuple[CompactionResult, int]:
-        """The checkpoint of ``preparation`` and the context it leaves (counter tokens)."""
+    async def checkpoint(
+        preparation: CompactionPreparation,
+    ) -> tuple[CompactionResult, int, SummaryWrapping]:
+        """The checkpoint of ``preparation``, the context it leaves (counter tokens) and
+        the wording of its message."""
         kept = system_tokens + sum(map(counter.count, preparation.kept_messages))
-        cap = _checkpoint_cap(
-            summary_max_tokens, max_context_tokens, wrapper=wrapper_tokens, around=kept
+        worded = _wording_within(
+            wrapping, _message_cap(summary_max_tokens, max_context_tokens, kept), counter
         )
+        wrapper = text_tokens(counter, worded.wrap_compaction(""))
+        cap = _checkpoint_cap(summary_max_tokens, max_context_tokens, wrapper=wrapper, around=kept)
 
         async def within(chars4_cap: int | None) -> CompactionResult:
             return await compact(
@@ -223,17 +235,17 @@ async def compact_messages(
 
         summarized = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
         result = await within(_chars4_cap(cap, counter, summarized))
-        used = text_tokens(counter, wrapping.wrap_compaction(result.summary))
-        if cap is not None and counter is not PI_ESTIMATE and used - wrapper_tokens > cap:
+        used = text_tokens(counter, worded.wrap_compaction(result.summary))
+        if cap is not None and counter is not PI_ESTIMATE and used - wrapper > cap:
             # compact() caps in characters / 4; the checkpoint may count more per character
             # than the transcript it came from (another script mix): shrink it once more
             chars4 = -(-len(result.summary) // 4)
-            scaled = chars4 * cap // (used - wrapper_tokens) - 1
+            scaled = chars4 * cap // (used - wrapper) - 1
             result = await within(max(MIN_CHECKPOINT_TOKENS, scaled))
-            used = text_tokens(counter, wrapping.wrap_compaction(result.summary))
-        return result, kept + used
+            used = text_tokens(counter, worded.wrap_compaction(result.summary))
+        return result, kept + used, worded
 
-    result, context = await checkpoint(preparation)
+    result, context, worded = await checkpoint(preparation)
     over = max_context_tokens is not None and context > max_context_tokens
     if over and preparation.first_kept_index - offset < len(read):
         # The kept part leaves the checkpoint less room than what it cannot give up (a
@@ -242,13 +254,13 @@ async def compact_messages(
         fallback = keeping_nothing().preparation
         if fallback is not None:
             preparation = fallback
-            result, context = await checkpoint(preparation)
+            result, context, worded = await checkpoint(preparation)
     first_kept = preparation.first_kept_index - offset
     kept_from = read[first_kept].source_index if first_kept < len(read) else len(rest)
     return CompactedMessages(
         summary=result.summary,
         kept=rest[kept_from:],
-        messages=reply(result.summary, kept_from),
+        messages=reply(result.summary, kept_from, worded),
         compacted=True,
         tokens_before=tokens_before,
         tokens_after=context - system_tokens,
@@ -264,15 +276,32 @@ MIN_CHECKPOINT_TOKENS = 16
 """The smallest cap a checkpoint is given, however full the rest of the context is."""
 
 
+def _message_cap(
+    summary_max_tokens: int | None, max_context_tokens: int | None, around: int
+) -> int | None:
+    """The cap of the checkpoint message: within ``summary_max_tokens`` and, with the rest
+    of the context (``around`` = system + kept messages), within ``max_context_tokens``."""
+    caps = [c for c in (summary_max_tokens, _minus(max_context_tokens, around)) if c is not None]
+    return min(caps) if caps else None
+
+
 def _checkpoint_cap(
     summary_max_tokens: int | None, max_context_tokens: int | None, *, wrapper: int, around: int
 ) -> int | None:
-    """The cap of the checkpoint text: its message within ``summary_max_tokens`` and the
-    whole context (``around`` = system + kept messages) within ``max_context_tokens``."""
-    caps = [c for c in (summary_max_tokens, _minus(max_context_tokens, around)) if c is not None]
-    if not caps:
-        return None
-    return max(MIN_CHECKPOINT_TOKENS, min(caps) - wrapper)
+    """The cap of the checkpoint text: what its message's cap leaves after the wrapper."""
+    cap = _message_cap(summary_max_tokens, max_context_tokens, around)
+    return None if cap is None else max(MIN_CHECKPOINT_TOKENS, cap - wrapper)
+
+
+def _wording_within(
+    wrapping: SummaryWrapping, cap: int | None, counter: TokenCounter
+) -> SummaryWrapping:
+    """``wrapping``, or its tight form (the tags alone) when its wording would take more
+    than 1/FRAMING_SHARE of ``cap``: the sentence that explains the checkpoint never costs
+    the lines it explains."""
+    if cap is None or text_tokens(counter, wrapping.wrap_compaction("")) * FRAMING_SHARE <= cap:
+        return wrapping
+    return wrapping.tight()
 
 
 def _chars4_cap(cap: int | None, counter: TokenCounter, summarized: Sequence[Any]) -> int | None:

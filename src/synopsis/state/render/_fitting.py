@@ -247,8 +247,11 @@ def _kept_size(items: list[_Item], dropped: set[int], layout: Layout, bare: bool
     return len(_layout_text(kept, layout, bare=bare))
 
 
-_LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ]{0,30}:\s+)?[“\"]?")
-_TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…[”\"]?.*)$")
+_LABEL = re.compile(r"^-\s+(?:[A-Za-z][\w ,]{0,40}:\s+)?[“\"]?")
+"""A line's own label ("fact: ", "Earlier request, not reported done: "): not what it says."""
+_TAIL = re.compile(r"(?:[”\"]?\s*(?:\[entry [^\]]*\])?|…(?:[”\"].*)?)$")
+"""A line's closing: its quote, entry id, or where it was cut ("…”" and what follows it)
+— not a "…" inside it, where a replaced value was left out."""
 _ENTRY_SUFFIX = re.compile(r" \[entry [^\]\n]*\]$")
 _MIN_SAID_ONCE = 12
 _CHOICE_HOLDERS = frozenset({"decisions", "constraints"})
@@ -427,8 +430,10 @@ def _layout_text(items: list[_Item], layout: Layout, *, bare: bool = False) -> s
                 parts.append("\n".join(by_section.get(part, ())) or "- (none)")
                 parts.append("")
             parts.pop()
-        else:
-            parts.append("\n".join(by_section.get(section, ())) or "- (none)")
+        elif body := "\n".join(by_section.get(section, ())):
+            parts.append(body)
+        elif not bare:  # (bare: a heading kept for its sub-section has no placeholder)
+            parts.append("- (none)")
         if section == "early_progress":  # the turn under way: where it stands, what fails
             for part in _TURN_STATE:
                 if by_section.get(part):
