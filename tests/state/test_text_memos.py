@@ -15,7 +15,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _errors, _lifted, _progress, _tools, _values, extract, rules
+from synopsis.state import _choices, _errors, _lifted, _progress, _tools, _values, extract, rules
 from synopsis.state._memo import forget
 from tests.state.test_scan_caches import FRAGMENTS, RULE_WORDS
 
@@ -155,6 +155,8 @@ reply_texts = st.lists(
             "@@ -1,3 +1,4 @@", "@@ x", "\n@@ -2 +2 @@\n", "-old\n", "+new\n", "@@",
             "it still 404s", "doesn't work", "is broken", "kaputt", "不行", "Error: boom",
             "    at main (a.js:1:2)", "  File \"a.py\", line 3", "?", "works now",
+            "Options: roll back to revision 41", " or you could ", "I'd recommend ", "还是",
+            "Tasting March 28", " April 4", "use_cache_v2", "`make dev`", "Redis",
             *FRAGMENTS,
         ]
     ),
@@ -164,8 +166,8 @@ reply_texts = st.lists(
 
 @slow
 @given(reply_texts)
-def test_remembered_diffs_and_reported_failures_equal_fresh_ones(text: str) -> None:
+def test_remembered_diffs_failures_and_offers_equal_fresh_ones(text: str) -> None:
     forget()
-    for memo in (_values.is_diff, _errors.user_reported_failure):
+    for memo in (_values.is_diff, _errors.user_reported_failure, _choices._offer):
         fresh = memo.scan(text)
         assert memo(text) == fresh and memo(text) == fresh
