@@ -118,7 +118,8 @@ def _is_array_index(key: str) -> bool:
 
 def js_keys(value: dict[str, Any]) -> list[str]:
     """Keys in JavaScript's property order: array indices ascending, then insertion order."""
-    index_keys = [key for key in value if _is_array_index(key)]
+    # (a first digit first: most keys are names, and the test is cheap)
+    index_keys = [key for key in value if key[:1].isdigit() and _is_array_index(key)]
     if not index_keys:
         return list(value)
     index_keys.sort(key=int)

@@ -186,53 +186,54 @@ def _to_llm(messages: Sequence[Any]) -> list[Any]:
 
 
 _NOT_FOUR_BYTE_LEAD = bytes(b for b in range(256) if not 0xF0 <= b <= 0xF7)
+_SEPARATOR_BYTES = to_utf8(PART_SEPARATOR)
+
+_MEASURED_BYTES = 1 << 20
+"""Encoded parts are hashed and counted in runs of about this many bytes (fewer calls)."""
 
 
-def _utf16_units(text: str, encoded: bytes) -> int:
-    """The UTF-16 length of ``text``, given ``encoded = to_utf8(text)``: a unit per code
-    point (a lone surrogate, which became U+FFFD, is one either way) and one more for each
-    character beyond the BMP (a four-byte sequence of ``encoded``)."""
-    if encoded.isascii():
-        return len(text)
-    return len(text) + len(encoded.translate(None, _NOT_FOUR_BYTE_LEAD))
+def _measure_serialized(
+    messages: Iterable[Any], run_bytes: int = _MEASURED_BYTES
+) -> tuple[int, int, str]:
+    """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, one part at a time.
 
-
-_MEASURED_CHARS = 1 << 20
-"""Parts are measured and hashed in runs of about this many characters (fewer calls)."""
-
-
-def _measure_serialized(messages: Iterable[Any]) -> tuple[int, int, str]:
-    """(UTF-16 length, UTF-8 bytes, sha256) of the transcript, built a run of parts at a
-    time (lengths and encodings add up: a separator stands between any two parts)."""
+    Each part is encoded by itself (joining the parts first would widen every one to the
+    widest character of the run, and then encode all that again); the encoded parts are
+    joined in runs of about ``run_bytes``, separators between them, for the digest. The
+    UTF-16 length is a unit per character (a lone surrogate, which became U+FFFD, is one
+    either way) plus one per character beyond the BMP (a four-byte sequence)."""
     digest = hashlib.sha256()
-    length = size = 0
-    run: list[str] = []
-    chars = 0
-    first = True
+    characters = size = astral = 0
+    parts = flushed = 0
+    run: list[bytes] = []
+    held = 0
 
-    def measure() -> None:
-        nonlocal length, size, first
-        if not first:
-            run.insert(0, "")  # the separator before this run's first part
-        text = PART_SEPARATOR.join(run)
-        encoded = to_utf8(text)
-        digest.update(encoded)
-        length += _utf16_units(text, encoded)
-        size += len(encoded)
-        first = False
+    def flush() -> None:
+        nonlocal size, astral, flushed
+        joined = _SEPARATOR_BYTES.join(run)
+        if flushed:
+            joined = _SEPARATOR_BYTES + joined  # the separator before this run's first part
+        digest.update(joined)
+        size += len(joined)
+        astral += len(joined.translate(None, _NOT_FOUR_BYTE_LEAD))
         run.clear()
+        flushed += 1
 
     # One message at a time: a streamed history (a MessageList) is never held whole, and
     # its heads are rendered from what the transcript reads of their lines.
     for part in iter_transcript_parts(messages, _to_llm):
-        run.append(part)
-        chars += len(part)
-        if chars >= _MEASURED_CHARS:
-            measure()
-            chars = 0
+        encoded = to_utf8(part)
+        characters += len(part)
+        parts += 1
+        run.append(encoded)
+        held += len(encoded)
+        if held >= run_bytes:
+            flush()
+            held = 0
     if run:
-        measure()
-    return length, size, digest.hexdigest()
+        flush()
+    separators = max(parts - 1, 0) * len(PART_SEPARATOR)
+    return characters + separators + astral, size, digest.hexdigest()
 
 
 def prepare_command(session: Session, keep_recent: int, reserve: int) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from synopsis.state import _lifted, _progress, _tools, extract, rules
+from synopsis.state import _choices, _errors, _lifted, _progress, _tools, _values, extract, rules
 from synopsis.state._memo import forget
 from tests.state.test_scan_caches import FRAGMENTS, RULE_WORDS
 
@@ -146,3 +146,28 @@ def test_remembered_prohibitions_and_subject_words_equal_fresh_ones(text: str) -
     for memo in (extract._subject_words, extract._goal_digest):
         fresh_answer = memo.scan(text)
         assert memo(text) == fresh_answer and memo(text) == fresh_answer
+
+
+reply_texts = st.lists(
+    st.sampled_from(
+        [
+            *WORDS[:8],
+            "@@ -1,3 +1,4 @@", "@@ x", "\n@@ -2 +2 @@\n", "-old\n", "+new\n", "@@",
+            "it still 404s", "doesn't work", "is broken", "kaputt", "不行", "Error: boom",
+            "    at main (a.js:1:2)", "  File \"a.py\", line 3", "?", "works now",
+            "Options: roll back to revision 41", " or you could ", "I'd recommend ", "还是",
+            "Tasting March 28", " April 4", "use_cache_v2", "`make dev`", "Redis",
+            *FRAGMENTS,
+        ]
+    ),
+    max_size=12,
+).map("".join)  # fmt: skip
+
+
+@slow
+@given(reply_texts)
+def test_remembered_diffs_failures_and_offers_equal_fresh_ones(text: str) -> None:
+    forget()
+    for memo in (_values.is_diff, _errors.user_reported_failure, _choices._offer):
+        fresh = memo.scan(text)
+        assert memo(text) == fresh and memo(text) == fresh

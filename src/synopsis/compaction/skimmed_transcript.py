@@ -16,7 +16,7 @@ from typing import Any
 
 from synopsis.compaction.serialize import iter_serialized_parts, tool_call_text, tool_result_text
 from synopsis.messages import AgentMessage, role_of
-from synopsis.session.skim import MessageList, Unread
+from synopsis.session.skim import with_lines
 
 _PASSED_AS_THEY_ARE = frozenset({"user", "assistant", "toolResult", "system"})
 """Roles :func:`synopsis.messages.convert_to_llm` keeps unchanged."""
@@ -33,19 +33,19 @@ def iter_transcript_parts(
     """
     from synopsis.session._skeleton import REJECTED, decode_body_line
 
-    held = messages.heads() if isinstance(messages, MessageList) else messages
-    for message in held:
-        if type(message) is Unread and message.unread:
-            render = _RENDERERS.get(message["role"])
+    renderers = _RENDERERS
+    for message, line in with_lines(messages):
+        if line is not None:
+            render = renderers.get(message["role"])
             if render is not None:
                 try:
-                    content = decode_body_line(message.line()).message.content
+                    content = decode_body_line(line).message.content
                 except REJECTED:
                     pass
                 else:
                     yield from render(content)
                     continue
-            message = message.read()  # type: ignore[assignment]
+            message = message.read()
         if role_of(message) in _PASSED_AS_THEY_ARE:
             yield from iter_serialized_parts((message,))
         else:

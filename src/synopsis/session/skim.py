@@ -182,6 +182,23 @@ class MessageList(Sequence[AgentMessage]):
         return f"MessageList({len(self)} messages)"
 
 
+def with_lines(messages: Iterable[AgentMessage]) -> Iterator[tuple[Any, memoryview | None]]:
+    """Each message as held, with its entry's line when it is an unread :class:`Unread`
+    head (else ``None``): for a pass that decodes the lines itself, without a view made
+    per head."""
+    held = messages.heads() if isinstance(messages, MessageList) else messages
+    data: bytes | None = None
+    view = memoryview(b"")
+    for message in held:
+        if type(message) is Unread and message._data is not None:
+            if message._data is not data:
+                data = message._data
+                view = memoryview(data)
+            yield message, view[message._start : message._stop]
+        else:
+            yield message, None
+
+
 def messages_of(messages: list[AgentMessage]) -> list[AgentMessage] | MessageList:
     """``messages`` as they are if none is a head, else a :class:`MessageList`."""
     if any(type(message) is Unread for message in messages):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from synopsis.state._memo import remembered_list
+from synopsis.state._memo import remembered, remembered_list
 from synopsis.state._patterns import lower_same
 from synopsis.state._text import cap, normalize_ws, sentences
 from synopsis.state.rules import any_match, first_match, rules
@@ -123,13 +123,25 @@ def takes_an_offer(sentence: str, said: str) -> bool:
     them: it names a thing the offer named (a name, a time, an identifier) or repeats two
     of its words in a row ("Roll back now." after "Fastest mitigation: roll back to
     revision 41"; "Tasting April 4." after "Tasting March 28 or April 4")."""
-    offer = said[-1500:]
-    if len(sentence) > _TAKES_AN_OFFER or not _OFFERS.search(offer) or is_rule(sentence.lower()):
-        return False  # a rule or a long statement is no pick between options
+    if len(sentence) > _TAKES_AN_OFFER:
+        return False  # a long statement is no pick between options
+    offer = _offer(said[-1500:])
+    if offer is None or is_rule(sentence.lower()):
+        return False  # no offer, or a rule: no pick between options
     named = {t for t in _NAMED.findall(sentence) if len(t) > 1}
-    if named & set(_NAMED.findall(offer)):
+    if not named.isdisjoint(offer[0]):
         return True
-    return bool(_pairs(sentence) & _pairs(offer))
+    return not _pairs(sentence).isdisjoint(offer[1])
+
+
+@remembered
+def _offer(said: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]] | None:
+    """What a pick can share with the assistant's last words when they put options (the
+    names, the word pairs), else None: the same words are asked of each sentence of the
+    reply, and again on each pass over the messages (remembered per text)."""
+    if not _OFFERS.search(said):
+        return None
+    return frozenset(_NAMED.findall(said)), frozenset(_pairs(said))
 
 
 _TAKES_AN_OFFER = 100

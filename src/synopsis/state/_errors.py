@@ -405,10 +405,12 @@ def states_failure(text: str) -> bool:
     return not stripped.endswith(("?", "？")) and bool(_ERROR_WORDS.search(stripped))
 
 
+@remembered
 def user_reported_failure(text: str) -> str | None:
     """The failure a user's message reports, verbatim: the first line of an error they
     pasted (with the stack frame under it, which says where), else the first of their
-    sentences that says something does not work; None when it reports none."""
+    sentences that says something does not work; None when it reports none (remembered
+    per text: each pass over the same messages asks it again)."""
     lines = text[:_HEAD_CHARS].splitlines()
     for index, raw in enumerate(lines):
         match = _PASTED_ERROR.search(raw)

@@ -121,9 +121,11 @@ def find_value(text: str, value: str, start: int = 0) -> int:
     """
     if not value:
         return -1
+    index = text.find(value, start)
+    if index < 0:  # most look-ups: the value is not in the text at all
+        return -1
     check_before = _is_word_char(value[0])
     check_after = _is_word_char(value[-1])
-    index = text.find(value, start)
     while index >= 0:
         end = index + len(value)
         ok = not (check_before and index > 0 and _is_word_char(text[index - 1]))

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from synopsis.state import _patterns as pat
 from synopsis.state import rules
+from synopsis.state._memo import remembered
 from synopsis.state._numbers import amount_value
 from synopsis.state._text import MAX_CONTEXT, sentence_around, sentence_spans, span_of, window
 from synopsis.state.model import Identifier, Source, ToolCallRecord, Written
@@ -428,7 +429,10 @@ _MIN_RETIRED = 4
 _DIGIT_TOKEN = re.compile(r"[\w^~<>=.+-]*\d[\w^~.+-]*")
 
 
+@remembered
 def is_diff(text: str) -> bool:
+    """Whether ``text`` holds a unified diff's hunk (asked of every tool result, and of
+    the same results again on each pass: remembered per text)."""
     return _HUNK.search(text) is not None
 
 

@@ -296,6 +296,9 @@ class _Builder:
         self.relied_trimmed = False
         """Whether the tool-output facts were trimmed to :data:`MAX_RELIED` since the last
         one was added (the trim is then a no-op)."""
+        self.request_seen: tuple[str, tuple[str, ...]] | None = None
+        self.request_text: str | None = None
+        """What :meth:`_current_request` last looked up (request, goal texts) and found."""
         if state.goals:
             self.tools.request = digest(state.goals[-1].text)
 
@@ -506,10 +509,18 @@ class _Builder:
                 self.tools.close_request(request)
 
     def _current_request(self) -> Goal | None:
-        """The request the calls work on (the original one when it was asked again)."""
+        """The request the calls work on (the original one when it was asked again): the
+        latest goal whose digest is the request's. Asked twice per reply, it is looked up
+        again only when the request or the goals (their texts, in order) changed since."""
         request = self.tools.request
-        goals = reversed(self.goals.values())
-        return next((g for g in goals if _goal_digest(g.text) == request), None)
+        if request is None:
+            return None
+        seen = (request, tuple(self.goals))
+        if seen != self.request_seen:
+            texts = reversed(seen[1])
+            self.request_text = next((t for t in texts if _goal_digest(t) == request), None)
+            self.request_seen = seen
+        return None if self.request_text is None else self.goals[self.request_text]
 
     def _reported(self, done: Sequence[str]) -> Goal | None:
         """Add what was reported done to the request under way; returns it as it is now."""
