@@ -798,10 +798,6 @@ _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
 ENGLISH_SHARE = 0.12
 """Latin-script text with fewer common English words than this share is another language."""
-MIN_ASCII_FOREIGN_WORDS = 6
-"""Plain ASCII text of this many words with no common English word is another language
-(English this long without "the", "to", "you" … is rare; "Fix login redirect on staging"
-has one)."""
 
 
 def has_rules_for(text: str, stage: str = "rule") -> bool:
@@ -835,16 +831,13 @@ def _reads_as_english_or_chinese(text: str) -> bool:
     words = [w.lower() for w in _WORD.findall(text) if not HAN.match(w[0])]
     if len(words) < 4:
         return True  # too short to tell, or English fragments and names ("Yes GP, no SCDW")
-    english = sum(1 for w in words if w in ENGLISH_WORDS)
     if all(ch.isascii() for ch in letters):
-        # Plain ASCII is English unless the words say otherwise: a language typed without
-        # its accents ("hagamos el sprint por fases") or written without any ("Welke
-        # pagina's moeten wij nu nog aanpassen") — none of the common English words in a
-        # sentence of some length, or more words of a module's language than English ones
-        if english == 0 and len(words) >= MIN_ASCII_FOREIGN_WORDS:
-            return False
+        # Plain ASCII is English unless a module's words outnumber the English ones: a
+        # language typed without its accents ("hagamos el sprint por fases"). (A language
+        # without a module, typed in ASCII, still reads as English: English typed in haste
+        # has as few function words — "ok write markdown, code, tables, nested lists".)
         return foreign_language(text.lower()) is None
-    return english >= ENGLISH_SHARE * len(words)
+    return sum(1 for w in words if w in ENGLISH_WORDS) >= ENGLISH_SHARE * len(words)
 
 
 def verbatim_message(text: str) -> str | None:
