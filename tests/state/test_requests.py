@@ -146,6 +146,10 @@ def test_fault_reports_without_apostrophes_and_other_imperatives_are_requests(te
         "Voglio un grafico per ogni reparto.",
         "Então vamos configurar o deploy no Render.",
         "Bon, essayons la version sans cache.",
+        # French imperatives typed without their accents
+        "maintenant genere les types a partir du schema",
+        "ok deplace la config dans un fichier a part",
+        "apply the second half of the plan",
     ],
 )
 def test_lets_and_i_want_in_romance_languages_are_requests(text: str) -> None:

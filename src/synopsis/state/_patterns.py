@@ -54,7 +54,7 @@ GOAL_EN = re.compile(
     rf"^{_LEAD_IN}(?:i want|i{_APOS}d like|i would like|i need|we need|we want|we have to|"
     r"the goal|goal\b|objective|task\b|your task|can you|could you|would you|will you|"
     r"help me|let['’]?s|implement|add|fix|create|write|build|make|update|refactor|migrate|"
-    r"rewrite|redo|revert|rerun|restart|rebuild|reset|undo|generate|translate|summari[sz]e|"
+    r"apply|rewrite|redo|revert|rerun|restart|rebuild|reset|undo|generate|translate|summari[sz]e|"
     r"bump|publish|upgrade|downgrade|verify|validate|compare|"
     r"analy[sz]e|prepare|extract|insert|append|hide|disable|enable|simplify|rework|"
     r"restructure|reorgani[sz]e|integrate|research|brainstorm|suggest|propose|recommend|"

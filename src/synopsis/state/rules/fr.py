@@ -198,9 +198,11 @@ RULES: tuple[Rule, ...] = (
         r"(?:peux-tu|pourrais-tu|tu peux|tu pourrais|est-ce que tu (?:peux|pourrais)|pouvez-vous|"
         r"pourriez-vous|merci de|il faut que tu|je (?:veux|voudrais) que|"
         r"j['’]aimerais (?:que|bien)|"
-        r"fais|fais-moi|crée|ajoute|corrige|répare|vérifie|regarde|change|modifie|supprime|"
-        r"enlève|retire|déplace|mets|écris|implémente|migre|lance|teste|explique|montre|cherche|"
-        r"configure|installe|génère|aide-moi|nettoie|renomme|je veux|j['’]aimerais|"
+        # (the accents are optional: people type "cree", "enleve", "deplace")
+        r"fais|fais-moi|cr[ée]e|ajoute|corrige|r[ée]pare|v[ée]rifie|regarde|change|modifie|"
+        r"supprime|enl[èe]ve|retire|d[ée]place|mets|[ée]cris|impl[ée]mente|migre|lance|teste|"
+        r"explique|montre|cherche|configure|installe|g[ée]n[èe]re|aide-moi|nettoie|renomme|"
+        r"efface|applique|relance|refais|remets|utilise|adapte|termine|je veux|j['’]aimerais|"
         # "let's …": the first person plural that proposes the next piece of work
         r"faisons|commençons|commencons|passons|continuons|essayons|allons-y|reprenons|"
         r"ajoutons|changeons|voyons|testons|on passe à|on passe a)\b|"
@@ -209,7 +211,8 @@ RULES: tuple[Rule, ...] = (
         matches=("Tu peux jeter un œil au cron ?", "Retire la bannière de l'accueil.",
                  "Je voudrais que le rapport sorte en PDF.",
                  "Bon, passons aux tests d'intégration.",
-                 "Essayons avec la version 2 du SDK."),
+                 "Essayons avec la version 2 du SDK.", "Applique la migration sur la base de test.",
+                 "enleve le lien du footer"),
         misses=("L'accueil n'a plus de bannière.", "Le rapport sort en PDF."),
     ),
     Rule(
