@@ -127,3 +127,32 @@ def test_a_bare_layout_is_measured_as_it_is_sent(sections: list[str]) -> None:
     bare = _layout_text(items, "turn_prefix", bare=True)
     assert "(none)" not in bare
     assert bare == without_empty_sections(_layout_text(items, "turn_prefix"))
+
+
+def test_the_links_a_call_tried_do_not_hold_the_size_target_against_the_decisions() -> None:
+    """The links only a tool call's arguments name (every endpoint an agent probed) are
+    not pinned: at the soft target they give way to the latest decision, and the guard
+    does not put them back; a link the user typed stays pinned."""
+    messages: list[dict[str, object]] = [
+        user(
+            "Find out why the dashboard cannot load the shipment list from the carrier API. "
+            "The API docs are at https://docs.parcelnet.io/rest/shipments."
+        )
+    ]
+    for n in range(6):
+        url = f"https://carrier.parcelnet.io/rest/v{n}/shipments?region=eu{n}"
+        messages.append(act(call(f"c{n}", "bash", command=f"curl -s {url}")))
+        messages.append(result(f"c{n}", "bash", "HTTP 410 Gone"))
+    for n in range(4):
+        messages.append(
+            say(f"I'll move the client to API version {n + 7} because version {n + 6} is gone.")
+        )
+    state = extract_working_state(messages)
+    whole = render_state(state)
+    assert "rest/v0/shipments" in whole and "version 10 because" in whole  # room: all stay
+    target = len(whole) // 2
+    checked = guard_summary(render_state(state, target_chars=target), state)
+    decisions = checked.text.split("## Key Decisions", 1)[1].split("##", 1)[0]
+    assert "version 10 because" in decisions  # the latest decision stays
+    assert "https://docs.parcelnet.io/rest/shipments" in checked.text  # the user's link
+    assert len(checked.text) <= target

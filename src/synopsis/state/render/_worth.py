@@ -25,13 +25,20 @@ from synopsis.state.render._items import _LISTING
 
 
 def is_pinned_identifier(identifier: Identifier) -> bool:
-    """Whether a value must appear in every checkpoint (the guard restores it)."""
+    """Whether a value must appear in every checkpoint (the guard restores it).
+
+    A link only a tool call's arguments name is not pinned: an agent that probes an API
+    tries link after link (seven endpoints in one session), and pinned, they held the
+    size target while the decisions it drops went. Kept while there is room, like any
+    value; the user's links, and the ids and commits a call names, stay pinned."""
     if identifier.superseded_by is not None or identifier.kind == "path":
         return False  # paths travel in the file lists; the rules that name them are pinned
     if identifier.source == "summary" or identifier.written == "tool":
         return False  # read back from a checkpoint, or reported in a tool's output
     if _placeholder(identifier) or _shaped_only(identifier):
         return False  # a documentation placeholder names nothing (not shown either)
+    if identifier.source == "tool" and identifier.kind == "url":
+        return False  # only a call's arguments name it: one of the links the agent tried
     if identifier.written in ("pasted", "harness"):  # reference: only strong kinds stay
         return identifier.kind in STRONG_KINDS
     return identifier.source == "user" or identifier.kind in STRONG_KINDS
