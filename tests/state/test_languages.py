@@ -73,6 +73,8 @@ _CONVERSATIONS = {
            "Asla doğrudan main dalına push yapma.", "Aslında port 5433, 5432 değil."),
     "vi": ("Dựng Postgres cho dịch vụ đơn hàng ở cổng 5432.",
            "Không bao giờ push thẳng lên main.", "Thật ra cổng là 5433, không phải 5432."),
+    "nl": ("Zet een Postgres op voor de orderservice op poort 5432.",
+           "Nooit direct naar main pushen.", "Sorry, de poort is 5433, niet 5432."),
 }  # fmt: skip
 
 
@@ -111,6 +113,7 @@ def test_a_word_of_another_language_does_not_make_english_a_rule() -> None:
         ("設定を.envに移しましょうか。", "いいえ"),
         ("설정을 .env로 옮길까요?", "아니요"),
         ("Saya sarankan memindahkan konfigurasi ke .env.", "Iya, lanjutkan."),
+        ("Ik stel voor de configuratie naar .env te verplaatsen.", "Nee, liever niet."),
     ],
 )
 def test_a_yes_or_no_in_another_language_decides_the_proposal(proposal: str, answer: str) -> None:
