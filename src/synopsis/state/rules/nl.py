@@ -52,8 +52,10 @@ RULES: tuple[Rule, ...] = (
         "rule",
         r"\bvraag (?:het )?(?:eerst )?(?:me|mij|ons)\b|\bvraag (?:eerst|vooraf)\b|"
         r"\bzonder (?:overleg|toestemming|te vragen|(?:het )?(?:mij |ons )?eerst te vragen)\b|"
-        r"\beerst (?:vragen|overleggen)\b",
-        matches=("Vraag mij voor je iets weggooit.", "Niets mergen zonder toestemming."),
+        r"\beerst (?:vragen|overleggen)\b|\b(?:overleg|praat|spreek|check) (?:het )?eerst met "
+        r"(?:me|mij|ons)\b",
+        matches=("Vraag mij voor je iets weggooit.", "Niets mergen zonder toestemming.",
+                 "Overleg eerst met ons voordat je iets deployt."),
         misses=("Hij vroeg me gisteren iets.",),
     ),
     Rule(
@@ -61,10 +63,13 @@ RULES: tuple[Rule, ...] = (
         "requirement",
         # "de tabel moet …": said of the thing being built, not "je moet", "we moeten"
         r"\b(?!(?:je|jij|u|jullie|we|wij|ik|men|ook|altijd|nooit|en|maar|graag|dat|het)\b)"
-        r"[^\W\d_]+\s+(?P<cue>moet|moeten)\b|\bzorg (?:er ?voor )?dat\b",
+        # (nor "nu moeten we …": the verb before its subject, which is then a person)
+        r"[^\W\d_]+\s+(?P<cue>moet|moeten)\b(?!\s+(?:je|jij|u|jullie|we|wij|ik|men)\b)|"
+        r"\bzorg (?:er ?voor )?dat\b",
         matches=("De lijst moet op naam gesorteerd zijn.",
                  "Beide vensters moeten te sluiten zijn."),
-        misses=("Je moet eerst de tests draaien.", "We moeten het vragen."),
+        misses=("Je moet eerst de tests draaien.", "We moeten het vragen.",
+                "Vandaag moet je de cache legen."),
     ),
     Rule(
         "limit-nl",
@@ -81,9 +86,11 @@ RULES: tuple[Rule, ...] = (
         r"^(?:alleen|uitsluitend|enkel)\b|"
         r"\b(?:antwoord|schrijf|praat)(?: graag| alsjeblieft)?(?: altijd)? in het "
         r"(?:nederlands|engels)\b|\bliever\b|\bik (?:geef de voorkeur|prefereer)\b|"
-        r"\bik wil\b[^.!?\n]{0,40}?\b(?:houden|behouden|laten staan|laten zoals)\b",
+        r"\bik wil\b[^.!?\n]{0,40}?\b(?:houden|behouden|laten staan|laten zoals)\b|"
+        r"\bik wil (?:echt )?(?:niet|niets|niks|geen)\b",
         matches=("Reageer liever kort.", "Neem uitsluitend pakketten van PyPI.",
-                 "Ik wil graag gewoon alles op deze laptop houden."),
+                 "Ik wil graag gewoon alles op deze laptop houden.",
+                 "Ik wil geen nieuwe tabellen in het schema."),
         misses=("Ik wilde alleen weten hoe het gaat.",),
     ),
     Rule(
