@@ -179,7 +179,8 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
             line = CONSTRAINT_LABEL + line[2:]
         yield _Item(constraint_section, line, NEVER, order())
 
-    yield from _progress_items(state, layout, order)
+    reporting = reporting_messages(state)  # read by Failed Approaches and Critical Context
+    yield from _progress_items(state, layout, order, reporting)
 
     shown = _choice_texts(state, stale)
     recent = {id(d) for d, _ in shown[-_KEPT_DECISIONS:]}
@@ -197,7 +198,7 @@ def _state_items(state: WorkingState, stale: dict[str, str], layout: Layout) -> 
         yield _Item("decisions", line, priority, order())
 
     yield from _next_items(state, layout, order)
-    yield from _context_items(state, stale, layout, order)
+    yield from _context_items(state, stale, layout, order, reporting)
 
 
 _RECENT_FINISHED = 3
@@ -279,7 +280,9 @@ def _open_request(state: WorkingState) -> Goal | None:
     return state.goals[-1]
 
 
-def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Iterable[_Item]:
+def _progress_items(
+    state: WorkingState, layout: Layout, order: _Counter, reporting: dict[str, str]
+) -> Iterable[_Item]:
     turn_prefix = layout == "turn_prefix"
     done = "early_progress" if turn_prefix else "done"
     in_progress = "in_progress"
@@ -368,7 +371,6 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
     approaches = _one_telling(
         a for a in state.failed_approaches if a.source != "user" or not said_elsewhere(a)
     )
-    messages = reporting_messages(state)
     listed: set[str] = set()
     for index, approach in enumerate(approaches):
         latest = index >= len(approaches) - _KEPT_FAILURES
@@ -376,7 +378,7 @@ def _progress_items(state: WorkingState, layout: Layout, order: _Counter) -> Ite
         if approach.source != "user":
             yield _Item(failed, f"- {approach.text}", priority, order())
             continue
-        message = messages.get(normalize_ws(approach.text))
+        message = reporting.get(normalize_ws(approach.text))
         if message in listed:
             continue  # two failures of one message: the message, once
         if message is not None:  # the user's message, which Critical Context leaves out
@@ -686,13 +688,17 @@ def _listed(text: str, items: set[str]) -> bool:
 
 
 def _context_items(
-    state: WorkingState, stale: dict[str, str], layout: Layout, order: _Counter
+    state: WorkingState,
+    stale: dict[str, str],
+    layout: Layout,
+    order: _Counter,
+    reporting: dict[str, str],
 ) -> Iterable[_Item]:
     section = {"checkpoint": "critical", "turn_prefix": "suffix_context", "branch": "goal"}[layout]
     latest = _choice_texts(state, stale)[-_KEPT_DECISIONS:]  # kept at the size target
     # the user's messages that stand whole under Key Decisions or Failed Approaches
     whole = [text for d, text in latest if d.source == "user"]
-    whole += reporting_messages(state).values()
+    whole += reporting.values()
     asked = {one_line(text) for text in pinned_goals(state)}  # always shown whole
     rules = [one_line(c.text) for c in state.current_constraints()]  # never dropped
     pasted = [f for f in state.current_facts() if f.source == "user" and f.written == "pasted"]
