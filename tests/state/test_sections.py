@@ -11,7 +11,7 @@ from synopsis.state import extract_working_state, render_state
 from synopsis.state._choices import assistant_choices, is_stated_choice
 from synopsis.state._commands import cleans_tree, wants_clean_tree
 from synopsis.state._errors import first_error_line
-from synopsis.state._progress import is_finished, is_reply
+from synopsis.state._progress import is_finished, is_reply, pending_steps
 from tests.state.builders import act, call, result, say, user
 
 
@@ -394,3 +394,26 @@ def test_which_errors_say_the_work_tree_held_changes(error: str, dirty: bool) ->
 )
 def test_which_commands_clear_the_work_tree(command: str, cleans: bool) -> None:
     assert cleans_tree(command) is cleans
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Checked the ledger: the refund row exists (id 88, €19.90, pending).",
+        "The `status` column takes `pending` or `shipped`, and new rows start as `pending`.",
+        "Stored the ticket with its fields (owner, priority, pending/closed).",
+    ],
+)
+def test_a_pending_status_value_in_a_report_is_no_step_left(report: str) -> None:
+    assert pending_steps(report) == []
+
+
+@pytest.mark.parametrize(
+    "still",
+    [
+        "Pending: the certificate renewal for mail.example.net.",
+        "The vendor's approval is still pending, so the rollout waits.",
+    ],
+)
+def test_pending_work_in_words_is_a_step_left(still: str) -> None:
+    assert pending_steps(still) == [still]
