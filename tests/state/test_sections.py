@@ -9,8 +9,9 @@ import pytest
 from synopsis.eval.section_accuracy import checkpoint_sections, is_empty
 from synopsis.state import extract_working_state, render_state
 from synopsis.state._choices import assistant_choices, is_stated_choice
+from synopsis.state._commands import cleans_tree, wants_clean_tree
 from synopsis.state._errors import first_error_line
-from synopsis.state._progress import is_finished, is_reply
+from synopsis.state._progress import is_finished, is_reply, pending_steps
 from tests.state.builders import act, call, result, say, user
 
 
@@ -327,3 +328,92 @@ def test_a_help_link_is_not_the_error_line() -> None:
         "# 1 SEARCH/REPLACE block failed to match!\n"
     )
     assert first_error_line(output) == "# 1 SEARCH/REPLACE block failed to match!"
+
+
+def _merge_fails_on_local_changes(then: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [
+        user("Bring the release branch up to date with main."),
+        act(call("m1", "bash", command="git merge origin/main")),
+        result(
+            "m1",
+            "bash",
+            "error: Your local changes to the following files would be overwritten by merge:\n"
+            "\tconfig/app.yml\nPlease commit your changes or stash them before you merge.",
+            error=True,
+        ),
+        *then,
+    ]
+
+
+@pytest.mark.parametrize(
+    "cleanup",
+    ["git stash push -m wip", "git add config/app.yml && git commit -m 'wip: local config'"],
+)
+def test_a_failure_on_a_dirty_work_tree_a_later_stash_or_commit_cleared_is_not_blocked(
+    cleanup: str,
+) -> None:
+    """The cause was the changes in the tree, not the merge: stashed or committed, it is
+    gone, whichever command the work then goes on with."""
+    messages = _merge_fails_on_local_changes(
+        [act(call("c1", "bash", command=cleanup)), result("c1", "bash", "Saved working state")]
+    )
+    assert "would be overwritten" not in _blocked(messages)
+
+
+def test_a_failure_on_a_dirty_work_tree_stays_blocked_until_the_tree_is_cleared() -> None:
+    messages = _merge_fails_on_local_changes(
+        [act(call("d1", "bash", command="git diff config/app.yml")), result("d1", "bash", "+x")]
+    )
+    assert "would be overwritten" in _blocked(messages)
+
+
+@pytest.mark.parametrize(
+    ("error", "dirty"),
+    [
+        ("error: cannot pull with rebase: You have unstaged changes.", True),
+        ("fatal: there are uncommitted changes in the working tree", True),
+        ("Please commit or stash them.", True),
+        ("error: pathspec 'feature/x' did not match any file(s) known to git", False),
+        ("fatal: not a git repository (or any of the parent directories): .git", False),
+    ],
+)
+def test_which_errors_say_the_work_tree_held_changes(error: str, dirty: bool) -> None:
+    assert wants_clean_tree(error) is dirty
+
+
+@pytest.mark.parametrize(
+    ("command", "cleans"),
+    [
+        ("git stash", True),
+        ("cd web && git commit -am 'save'", True),
+        ("git add -A && git commit -m wip", True),
+        ("git status", False),
+        ("git log --grep 'stash'", False),
+        ("echo git commit", False),
+    ],
+)
+def test_which_commands_clear_the_work_tree(command: str, cleans: bool) -> None:
+    assert cleans_tree(command) is cleans
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Checked the ledger: the refund row exists (id 88, €19.90, pending).",
+        "The `status` column takes `pending` or `shipped`, and new rows start as `pending`.",
+        "Stored the ticket with its fields (owner, priority, pending/closed).",
+    ],
+)
+def test_a_pending_status_value_in_a_report_is_no_step_left(report: str) -> None:
+    assert pending_steps(report) == []
+
+
+@pytest.mark.parametrize(
+    "still",
+    [
+        "Pending: the certificate renewal for mail.example.net.",
+        "The vendor's approval is still pending, so the rollout waits.",
+    ],
+)
+def test_pending_work_in_words_is_a_step_left(still: str) -> None:
+    assert pending_steps(still) == [still]

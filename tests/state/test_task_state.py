@@ -257,3 +257,34 @@ def test_a_commit_the_user_reset_is_not_listed_as_done() -> None:
     assert "4f2a9c1" not in text
     before = summarize_request(SummaryRequest(SummaryKind.HISTORY, "", messages[:-1]))
     assert "4f2a9c1" in by_section(before)["done"]
+
+
+def test_a_blocked_line_a_cap_cut_short_follows_the_states_judgement_too() -> None:
+    """A hard cap writes a long command cut short ("…"); the next round's state holds the
+    whole command, got past since by another program on the same files: the old line is
+    that call, so it stands under Failed Approaches only, not under Blocked as well."""
+    command = (
+        "tar -czf out/handbook.tar.gz --exclude '*.tmp' --exclude drafts/ "
+        "handbook/chapters handbook/figures handbook/index.md"
+    )
+    error = "tar: handbook/figures/cover.svg: Cannot open: Permission denied"
+    first = [
+        user("Package the handbook so the printer can download it."),
+        *bash("t1", command, f"{error}\n\nCommand exited with code 2", error=True),
+    ]
+    state = extract_working_state(first)
+    cut = f"- bash `{command[:38]}…` failed: {error}"
+    previous = (
+        f"## Goal\n- Package the handbook so the printer can download it.\n\n"
+        f"## Progress\n### Blocked\n{cut}\n"
+    )
+    second = [
+        say("The figures folder is unreadable for tar; zip reads it with the same rights."),
+        *bash("z1", "zip -r out/handbook.zip handbook/chapters handbook/figures", "adding: ok"),
+    ]
+    update = SummaryRequest(
+        SummaryKind.UPDATE, "", second, previous_summary=previous, previous_state=state
+    )
+    text = summarize_request(update)
+    assert "Permission denied" not in blocked(text)
+    assert "Permission denied" in by_section(text)["failed"]  # tried, got past later

@@ -340,3 +340,26 @@ def same_file(path: str, written: frozenset[str] | set[str]) -> bool:
         for other in written
         if other.rsplit("/", 1)[-1] == path.rsplit("/", 1)[-1]
     )
+
+
+_DIRTY_TREE = re.compile(
+    r"\b(?:you have |there are |your local )?(?:unstaged|uncommitted|unmerged) changes\b|"
+    r"\bplease commit (?:or stash )?(?:them|your changes)\b|"
+    r"\b(?:working tree|working copy|index) (?:is|contains) (?:dirty|modifications)\b|"
+    r"\byour local changes to the following files would be overwritten\b",
+    re.IGNORECASE,
+)
+_CLEANS_TREE = re.compile(r"(?:^|[;&|]\s*)git\s+(?:stash|commit)\b")
+
+
+def wants_clean_tree(error: str | None) -> bool:
+    """Whether a command failed because the work tree held changes ("cannot rebase: You
+    have unstaged changes", "Please commit or stash them", "Your local changes … would be
+    overwritten"): whatever it was, a later stash or commit removes that cause."""
+    return bool(error) and bool(_DIRTY_TREE.search(error or ""))
+
+
+def cleans_tree(command: str) -> bool:
+    """Whether a shell command stashes or commits the work tree's changes (``git stash``,
+    ``git add -A && git commit -m …``)."""
+    return bool(_CLEANS_TREE.search(command.strip()))

@@ -221,7 +221,8 @@ _PENDING = re.compile(
     r"\b(?:still (?:need|needs|have|has|got) to|still (?:to do|open|missing|failing|fails)|"
     r"(?:is|are) still (?:missing|failing|open|to do|todo|not \w+)|not (?:yet )?(?:done|"
     r"implemented|ported|tested|covered|migrated|wired|finished) yet|(?:is|are) yet to|"
-    r"remaining(?: steps?| work| tasks?| items?)?\s*:|pending\b|left to do|to ?do\s*:|"
+    r"remaining(?: steps?| work| tasks?| items?)?\s*:|"
+    r"(?<![(,/|] )(?<![(,/|`])pending\b(?![)/|`])|left to do|to ?do\s*:|"
     r"next,? (?:i|we)(?:'ll| will| need to| should)|next steps?\s*(?::|is|are)|"
     r"blocked (?:by|on)|waiting (?:for|on))|"
     r"还(?:需要|要|得|差|剩|没有?(?:完成|做|实现|测试|处理|改))|尚未|待办|待处理|待完成|"
@@ -229,7 +230,9 @@ _PENDING = re.compile(
     re.IGNORECASE,
 )
 """Words that say work is still to do ("we still need to …", "Pending: …", "next I'll …",
-"Remaining: … blocked by Task 48", "TODO:", "还需要 …", "下一步 …")."""
+"Remaining: … blocked by Task 48", "TODO:", "还需要 …", "下一步 …"). A "pending" that is
+one value of a list or a code span ("(id 12, $50, pending)", "`pending`/`paid`") is the
+status of a record, not work left."""
 _DONE_NOW = re.compile(r"\b(?:no (?:longer|more) (?:pending|blocked)|nothing (?:left|pending))\b")
 _PENDING_HEAD = re.compile(
     r"^\s{0,3}(?:#{1,6}\s*|\*\*)?(?:next steps?|remaining(?: work| steps?| tasks?)?|pending|"

@@ -20,9 +20,11 @@ from typing import Any, Literal, TypeVar
 from synopsis.state._commands import (
     SHELL_TOOLS,
     checks_subjects,
+    cleans_tree,
     resolution_key,
     same_file,
     subjects,
+    wants_clean_tree,
     written_files,
 )
 from synopsis.state._errors import is_aborted
@@ -254,7 +256,9 @@ class WorkingState:
         on: no later success of the same file, program or tool (see
         :func:`resolution_key`) nor of another command that builds, runs or checks the same
         files (:func:`checks_subjects`), nor a later write of a file they failed to write
-        through another tool (:func:`written_files`), and no report after them that the
+        through another tool (:func:`written_files`), nor — for a command that failed on
+        a dirty work tree (:func:`wants_clean_tree`) — a later stash or commit, and no
+        report after them that the
         request they worked on was done (``outcome`` set: a failure the assistant worked
         around, then reported the request done, blocks nothing)."""
         return self.unresolved_errors()[0]
@@ -269,6 +273,7 @@ class WorkingState:
         resolved: set[tuple[str, ...]] = set()
         checked: set[str] = set()  # files a later successful build, run or check worked on
         written: set[str] = set()  # files a later successful call wrote
+        cleaned = False  # a later successful stash or commit of the work tree's changes
         latest = next((r.request for r in reversed(self.tool_calls) if r.request), None)
         open_: list[ToolCallRecord] = []
         left: list[ToolCallRecord] = []
@@ -281,10 +286,12 @@ class WorkingState:
                 written.update(written_files(record.name, target))
                 if shell:
                     checked.update(checks_subjects(target))
+                    cleaned = cleaned or cleans_tree(target)
             elif (
                 record.status == "error"
                 and key not in resolved
                 and not (shell and subjects(target) & checked)
+                and not (shell and cleaned and wants_clean_tree(record.error))
                 and not any(same_file(p, written) for p in written_files(record.name, target))
                 and record.outcome is None
                 and not is_aborted(record.error)  # stopped, not failed: nothing to get past

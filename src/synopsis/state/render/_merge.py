@@ -124,7 +124,7 @@ def _merge_previous(
             if section == "next" and any(t in text for t in done_targets):
                 continue  # a step a later success has done
             ours = _OUR_CALL_LINE.match(text) if section in ("in_progress", "blocked") else None
-            if ours is not None and (ours["name"], ours["target"]) in failed_calls:
+            if ours is not None and _holds_call(ours["name"], ours["target"], failed_calls):
                 continue
             if section in ("in_progress", "blocked") and _done_since(text, done_keys, done_targets):
                 if section == "in_progress":
@@ -180,6 +180,20 @@ def _not_a_request(text: str, state: WorkingState) -> bool:
 _DONE_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` → ")
 """A Done line of ours for one call (see ``_command_label``)."""
 _OUR_CALL_LINE = re.compile(r"^- (?P<name>[\w.-]+) `(?P<target>[^`]*)` (?:failed: |\(started)")
+
+
+def _holds_call(name: str, shown: str, calls: set[tuple[str, str]]) -> bool:
+    """Whether one of ``calls`` (name, one-line target) is the call a line of ours shows:
+    its whole target, or — a long one, clipped with "…" when it was listed — a target
+    that opens with the part shown. The state judges such a call itself (open, left, or
+    got past since): the prior line of it goes, or a failure got past later would stand
+    under Blocked from the old checkpoint while the new one lists it as past."""
+    if (name, shown) in calls:
+        return True
+    if not shown.endswith("…"):
+        return False
+    head = shown[:-1].rstrip()
+    return bool(head) and any(n == name and t.startswith(head) for n, t in calls)
 
 
 def _done_since(text: str, done_keys: set[tuple[str, ...]], done_targets: list[str]) -> bool:
