@@ -107,6 +107,22 @@ def check_name(check: object) -> str:
     return str(getattr(check, "__name__", check)).removeprefix("check_")
 
 
+def source_repos(folder: Path) -> set[str]:
+    """The ``owner/name`` of every case's source repository in a set's folder."""
+    return {
+        json.loads(path.read_text(encoding="utf-8"))["source"]["repo"]
+        for path in sorted(folder.glob("*.json"))
+    }
+
+
+def check_sources_distinct(folder: Path, others: list[Path]) -> None:
+    """No repository a set was built from is the source of a case in another set: a held-out
+    set taken from the same repository as a development case would not be held out."""
+    mine = source_repos(folder)
+    for other in others:
+        assert not mine & source_repos(other), other.name
+
+
 def check_readme_lists_sources(folder: Path) -> None:
     readme = (folder / "README.md").read_text(encoding="utf-8")
     for path in sorted(folder.glob("*.json")):

@@ -54,9 +54,7 @@ def test_every_case_is_long_enough_to_need_compaction() -> None:
 
 
 def test_no_repository_of_the_other_real_sets_is_reused() -> None:
-    fresh = {source["repo"] for source in _sources(REALFRESH4)}
-    for other in ("realdev", "realheld"):
-        assert not fresh & {source["repo"] for source in _sources(DATA / other)}, other
+    checks.check_sources_distinct(REALFRESH4, [DATA / "realdev", DATA / "realheld"])
 
 
 @pytest.mark.parametrize("check", FRESH_CHECKS, ids=checks.check_name)
